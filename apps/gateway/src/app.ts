@@ -1,0 +1,109 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import {
+  buildServiceApp,
+  createApp,
+  loggerOptions,
+  serviceRoutes,
+  type App,
+  type ServiceManifest,
+} from '@platform/core';
+import { migrateSchema, type PlatformDatabase } from '@platform/db';
+import type { GatewayConfig } from './config.js';
+import { FeatureFlags, type GatewayDb } from './features.js';
+import { migrations } from './migrations/index.js';
+import { registerOpenApiCollector, registerOpenApiRoutes } from './openapi.js';
+import { proxyService } from './proxy.js';
+import { systemRoutes } from './routes/system.js';
+import { OFF_BY_DEFAULT } from './services.js';
+import { registerWeb, webFallback } from './web.js';
+
+export interface GatewayOptions {
+  config: GatewayConfig;
+  db: PlatformDatabase;
+  services: readonly ServiceManifest[];
+  logger?: boolean;
+}
+
+/** Migrates the gateway's own schema and every service's (disabled ones too: a flag can flip). */
+export async function migrateAll(db: PlatformDatabase, services: readonly ServiceManifest[]) {
+  await migrateSchema(db, 'gateway', migrations);
+  for (const service of services) await migrateSchema(db, service.name, service.migrations);
+}
+
+/**
+ * The gateway: every service mounted under its prefix (in-process, or proxied with an in-process
+ * fallback), gated by its feature flag at request time so that a flag flipped at runtime takes
+ * effect at once; health, flags, OpenAPI, and the web UIs after all API routes.
+ */
+export async function buildGateway({ config, db, services, logger }: GatewayOptions): Promise<App> {
+  await migrateAll(db, services);
+  const defaults = new Map(services.map((s) => [s.name, !OFF_BY_DEFAULT.has(s.name)]));
+  const flags = await FeatureFlags.load(db.schema<never>('gateway') as unknown as GatewayDb, defaults, config.features);
+
+  const app = createApp({
+    logger: logger === false ? false : loggerOptions(config.logLevel),
+    notFound: webFallback(config.publicDir, services, flags),
+  });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'img-src': ["'self'", 'data:'],
+        // The platform is often served over plain http on a laptop or an internal network.
+        'upgrade-insecure-requests': null,
+      },
+    },
+  });
+  await app.register(cors, {
+    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
+    exposedHeaders: ['x-request-id'],
+  });
+  await registerOpenApiCollector(app, services);
+
+  const fallbacks = new Map<string, App>();
+  for (const service of services) {
+    const upstream = config.proxies[service.name];
+    if (upstream) fallbacks.set(service.name, await buildServiceApp(service, { db }));
+  }
+  app.addHook('onClose', async () => {
+    await Promise.all([...fallbacks.values()].map((f) => f.close()));
+  });
+
+  await app.register(systemRoutes, {
+    services,
+    flags,
+    proxies: config.proxies,
+    inProcess: (name) => fallbacks.get(name) ?? app,
+    healthTimeoutMs: config.healthTimeoutMs,
+  });
+  await registerOpenApiRoutes(app, { services, flags, fallbacks });
+
+  for (const service of services) {
+    await app.register(
+      async (scope) => {
+        // A disabled service answers exactly as an absent one.
+        scope.addHook('onRequest', async (_request, reply) => {
+          if (flags.isEnabled(service.name)) return;
+          reply.callNotFound();
+          return reply;
+        });
+        const fallback = fallbacks.get(service.name);
+        if (fallback) {
+          await scope.register(proxyService, {
+            manifest: service,
+            upstream: config.proxies[service.name],
+            fallback,
+            bodyLimit: config.proxyBodyLimit,
+            timeoutMs: config.proxyTimeoutMs,
+          });
+        } else {
+          await scope.register(serviceRoutes(service), { db });
+        }
+      },
+      { prefix: service.prefix },
+    );
+  }
+
+  await registerWeb(app, config.publicDir, services, flags);
+  return app;
+}

@@ -1,0 +1,79 @@
+import type { Kysely } from '@platform/db';
+
+interface GatewayDatabase {
+  feature_overrides: { name: string; enabled: boolean; updated_at: Date };
+}
+export type GatewayDb = Kysely<GatewayDatabase>;
+
+export type FlagSource = 'override' | 'env' | 'default';
+
+export interface FlagState {
+  name: string;
+  enabled: boolean;
+  source: FlagSource;
+  default: boolean;
+  env: boolean | null;
+  override: boolean | null;
+}
+
+/**
+ * Feature flags, one per service. A runtime override (stored, so it survives a restart) beats
+ * FEATURE_<NAME>, which beats the default (on, except for experimental services).
+ */
+export class FeatureFlags {
+  private constructor(
+    private readonly db: GatewayDb,
+    private readonly defaults: ReadonlyMap<string, boolean>,
+    private readonly env: Readonly<Record<string, boolean | undefined>>,
+    private readonly overrides: Map<string, boolean>,
+  ) {}
+
+  static async load(db: GatewayDb, defaults: ReadonlyMap<string, boolean>, env: Record<string, boolean | undefined>) {
+    const rows = await db.selectFrom('feature_overrides').select(['name', 'enabled']).execute();
+    const overrides = new Map(rows.filter((r) => defaults.has(r.name)).map((r) => [r.name, r.enabled]));
+    return new FeatureFlags(db, defaults, env, overrides);
+  }
+
+  has(name: string) {
+    return this.defaults.has(name);
+  }
+
+  isEnabled(name: string): boolean {
+    return this.state(name).enabled;
+  }
+
+  state(name: string): FlagState {
+    const fallback = this.defaults.get(name) ?? false;
+    const env = this.env[name];
+    const override = this.overrides.get(name);
+    const source: FlagSource = override !== undefined ? 'override' : env !== undefined ? 'env' : 'default';
+    return {
+      name,
+      enabled: override ?? env ?? fallback,
+      source,
+      default: fallback,
+      env: env ?? null,
+      override: override ?? null,
+    };
+  }
+
+  list(): FlagState[] {
+    return [...this.defaults.keys()].map((name) => this.state(name));
+  }
+
+  async setOverride(name: string, enabled: boolean): Promise<FlagState> {
+    await this.db
+      .insertInto('feature_overrides')
+      .values({ name, enabled, updated_at: new Date() })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ enabled, updated_at: new Date() }))
+      .execute();
+    this.overrides.set(name, enabled);
+    return this.state(name);
+  }
+
+  async clearOverride(name: string): Promise<FlagState> {
+    await this.db.deleteFrom('feature_overrides').where('name', '=', name).execute();
+    this.overrides.delete(name);
+    return this.state(name);
+  }
+}

@@ -1,0 +1,66 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { type App, type ServiceManifest } from '@platform/core';
+import type { FeatureFlags } from './features.js';
+import { GATEWAY_VERSION } from './routes/system.js';
+
+type Document = {
+  paths?: Record<string, unknown>;
+  components?: { schemas?: Record<string, unknown> };
+  [key: string]: unknown;
+};
+
+export interface OpenApiOptions {
+  services: readonly ServiceManifest[];
+  flags: FeatureFlags;
+  /** In-process instances of proxied services: their routes are not on the gateway itself. */
+  fallbacks: ReadonlyMap<string, App>;
+}
+
+/** Registers the collector; call before any route so that every route is seen. */
+export async function registerOpenApiCollector(app: App, services: readonly ServiceManifest[]) {
+  await app.register(swagger, {
+    hideUntagged: true,
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Platform API',
+        version: GATEWAY_VERSION,
+        description: 'Every enabled service behind the gateway. Responses use the envelope { success, data | error }.',
+      },
+      tags: [{ name: 'gateway', description: 'Health and feature flags' }, ...services.map((s) => ({ name: s.name, description: s.title }))],
+    },
+  });
+}
+
+/** The gateway's document plus the proxied services' ones, without the disabled services' paths. */
+export function mergedDocument(app: App, { services, flags, fallbacks }: OpenApiOptions): Document {
+  const doc = structuredClone(app.swagger()) as Document;
+  const paths: Record<string, unknown> = { ...doc.paths };
+  for (const fallback of fallbacks.values()) {
+    const other = fallback.swagger() as Document;
+    Object.assign(paths, other.paths);
+    doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...other.components?.schemas } };
+  }
+  const disabled = services.filter((s) => !flags.isEnabled(s.name)).map((s) => s.prefix);
+  doc.paths = Object.fromEntries(
+    Object.entries(paths).filter(([path]) => !disabled.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))),
+  );
+  doc.tags = (doc.tags as Array<{ name: string }>).filter((t) => t.name === 'gateway' || flags.isEnabled(t.name));
+  return doc;
+}
+
+/** GET /api/v1/openapi.json and the browsable reference at /docs. */
+export async function registerOpenApiRoutes(app: App, options: OpenApiOptions) {
+  app.get(
+    '/api/v1/openapi.json',
+    { schema: { hide: true } },
+    async () => mergedDocument(app, options),
+  );
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformSpecificationClone: false,
+    transformSpecification: () => mergedDocument(app, options),
+  });
+}

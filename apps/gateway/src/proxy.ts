@@ -1,0 +1,105 @@
+import httpProxy from '@fastify/http-proxy';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { badGateway, type App, type ServiceManifest } from '@platform/core';
+
+/** Errors that mean the target never got the request: connect refused, reset, DNS, connect timeout. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+export function isUnreachable(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code && UNREACHABLE.has(e.code)) return true;
+    if (Array.isArray((e as { errors?: unknown[] }).errors)) {
+      // AggregateError from happy-eyeballs connects: unreachable if every attempt was.
+      return (e as unknown as { errors: unknown[] }).errors.every(isUnreachable);
+    }
+  }
+  return false;
+}
+
+// Headers that describe one hop, not the message: never copied from an injected response.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
+
+/** Serves a request with the in-process instance of the service, as if the proxy had. */
+export async function serveInProcess(fallback: App, request: FastifyRequest, reply: FastifyReply) {
+  const { host: _host, 'content-length': _length, ...headers } = request.headers;
+  const response = await fallback.inject({
+    method: request.method as 'GET',
+    url: request.url,
+    headers: { ...headers, 'x-request-id': request.id },
+    payload: Buffer.isBuffer(request.body) ? request.body : undefined,
+  });
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) reply.header(name, value);
+  }
+  return reply.code(response.statusCode).header('x-served-by', 'in-process-fallback').send(response.rawPayload);
+}
+
+export interface ProxyOptions {
+  manifest: ServiceManifest;
+  upstream: string;
+  fallback: App;
+  bodyLimit: number;
+  timeoutMs: number;
+}
+
+/**
+ * `<prefix>/*` forwarded to the same path on `upstream` (method, headers and body as received,
+ * the host header replaced by x-forwarded-host/-proto, x-request-id passed on). When the target is
+ * unreachable the request is served in-process instead; an HTTP error from it is passed through.
+ */
+export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, options) => {
+  const { manifest, upstream, fallback } = options;
+  // Bodies stay raw bytes: forwarded exactly as sent, and still at hand for the fallback.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_req, body, done) =>
+    done(null, body),
+  );
+
+  await scope.register(httpProxy, {
+    upstream,
+    rewritePrefix: manifest.prefix,
+    proxyPayloads: false,
+    http: { requestOptions: { timeout: options.timeoutMs } },
+    undici: { connectTimeout: 2_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs },
+    handler: (request, reply, dest, replyOptions) => {
+      const body = request.body;
+      if (!Buffer.isBuffer(body) || request.method === 'GET' || request.method === 'HEAD') {
+        return reply.from(dest, replyOptions);
+      }
+      return reply.from(dest, {
+        ...replyOptions,
+        body,
+        contentType: request.headers['content-type'] ?? 'application/octet-stream',
+      });
+    },
+    replyOptions: {
+      rewriteRequestHeaders: (request, headers) => {
+        const { host: _upstreamHost, ...rest } = headers;
+        return {
+          ...rest,
+          'x-forwarded-host': request.headers.host ?? '',
+          'x-forwarded-proto': request.protocol,
+          'x-request-id': request.id,
+        };
+      },
+      onError: (reply, { error }) => {
+        const request = reply.request;
+        if (isUnreachable(error)) {
+          request.log.warn({ upstream, err: error }, `${manifest.name} proxy target unreachable, serving in-process`);
+          serveInProcess(fallback, request as FastifyRequest, reply as FastifyReply).catch((err: unknown) => reply.send(err));
+          return;
+        }
+        reply.send(badGateway(`The ${manifest.name} service at ${upstream} failed: ${error.message}`, error));
+      },
+    },
+  });
+};

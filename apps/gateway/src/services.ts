@@ -1,0 +1,8 @@
+import type { ServiceManifest } from '@platform/core';
+import { pulse } from '@platform/pulse';
+
+/** Every service the gateway can mount, in dashboard order. */
+export const SERVICES: readonly ServiceManifest[] = [pulse];
+
+/** Services that are off unless switched on (experimental ones). */
+export const OFF_BY_DEFAULT: ReadonlySet<string> = new Set(['git']);

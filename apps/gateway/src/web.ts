@@ -1,0 +1,45 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { notFoundHandler, type App, type ServiceManifest } from '@platform/core';
+import type { FeatureFlags } from './features.js';
+
+const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+
+/**
+ * What answers when no route matched (spec 1.3-1.5): under /api a JSON 404 envelope, never HTML;
+ * /<service>/... of an enabled service its index.html (client-side routing); anything else the
+ * dashboard.
+ */
+export function webFallback(publicDir: string, services: readonly ServiceManifest[], flags: FeatureFlags) {
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0];
+    if (isApi(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return notFoundHandler(request, reply);
+    }
+    const first = path.split('/')[1];
+    const service = services.find((s) => s.name === first);
+    if (service && flags.isEnabled(service.name)) return reply.sendFile('index.html', service.webRoot);
+    return reply.sendFile('index.html', publicDir);
+  };
+}
+
+/** The dashboard at / and each service's web UI at /<name>/, while its flag is on. */
+export async function registerWeb(app: App, publicDir: string, services: readonly ServiceManifest[], flags: FeatureFlags) {
+  await app.register(fastifyStatic, { root: publicDir, prefix: '/', wildcard: true, index: 'index.html' });
+  for (const service of services) {
+    await app.register(async (scope) => {
+      scope.addHook('onRequest', async (_request, reply) => {
+        if (flags.isEnabled(service.name)) return;
+        reply.callNotFound();
+        return reply;
+      });
+      await scope.register(fastifyStatic, {
+        root: service.webRoot,
+        prefix: `/${service.name}/`,
+        decorateReply: false,
+        wildcard: true,
+        index: 'index.html',
+      });
+    });
+  }
+}

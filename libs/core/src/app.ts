@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RawServerDefault,
+  type FastifyBaseLogger,
+  type RawRequestDefaultExpression,
+  type RawReplyDefaultExpression,
+} from 'fastify';
+import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
+import { schemaErrorFormatter } from './validation.js';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export const MiB = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answer an over-long body with this BAD_REQUEST message instead of 413. */
+    bodyTooLargeMessage?: string;
+  }
+}
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Default body limit in bytes (1 MiB). */
+  bodyLimit?: number;
+  /** Not-found handler; the default answers with the JSON 404 envelope. */
+  notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** Log options shared by every process: credentials in headers never reach the log. */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+  };
+}
+
+/**
+ * A Fastify instance with the platform's conventions: the envelope on every error, request ids
+ * (an incoming x-request-id is honoured, and every response carries one), TypeBox schemas, and
+ * one sentence per validation failure.
+ */
+export function createApp(options: AppOptions = {}): App {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? MiB,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdLogLabel: 'requestId',
+    ajv: { customOptions: { verbose: true, coerceTypes: 'array', useDefaults: true } },
+    schemaErrorFormatter,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // JSON only: any other media type is a 415, not a string handed to a JSON schema.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(options.notFound ?? notFoundHandler);
+  return app;
+}
+
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, status?: number) {
+  return reply
+    .code(status ?? ERROR_STATUS[code])
+    .type('application/json; charset=utf-8')
+    .send({ success: false, error: { code, message } });
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0];
+  return sendError(reply, 'NOT_FOUND', `Route ${request.method} ${path} not found`);
+}
+
+const DB_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P03']);
+
+function errorHandler(error: FastifyError & { cause?: unknown }, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
+    return sendError(reply, error.code, error.message);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      const message = request.routeOptions.config?.bodyTooLargeMessage;
+      if (message) return sendError(reply, 'BAD_REQUEST', message);
+      return sendError(reply, 'PAYLOAD_TOO_LARGE', 'Request body is larger than this route accepts');
+    }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported content type: ${request.headers['content-type'] ?? 'none'}; send application/json`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return sendError(reply, 'BAD_REQUEST', 'Request body is empty but content-type is application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return sendError(reply, 'BAD_REQUEST', `Malformed JSON body: ${error.message}`);
+  }
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return sendError(reply, 'BAD_REQUEST', `Malformed JSON body: ${error.message}`);
+  }
+  const pgCode = (error as { code?: string }).code ?? '';
+  if (pgCode === '23505') return sendError(reply, 'CONFLICT', 'A record with the same unique value already exists');
+  if (DB_UNAVAILABLE.has(pgCode)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is unavailable; try again later');
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return sendError(reply, codeForStatus(status), error.message, status);
+  request.log.error({ err: error }, 'unhandled error');
+  // Never leak a stack or SQL text; the request id lets an operator find the log line.
+  return sendError(reply, codeForStatus(status), `Internal server error (request id ${request.id})`, status >= 500 ? status : 500);
+}

@@ -1,0 +1,11 @@
+export * from './errors.js';
+export * from './schemas.js';
+export * from './config.js';
+export * from './ids.js';
+export * from './time.js';
+export { createApp, sendError, notFoundHandler, loggerOptions, MiB, type App, type AppOptions } from './app.js';
+export { schemaErrorFormatter } from './validation.js';
+export * from './service.js';
+export * from './standalone.js';
+export { Type, type Static, type TSchema } from 'typebox';
+export type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

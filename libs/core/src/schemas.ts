@@ -1,0 +1,52 @@
+import { Type, type TSchema } from 'typebox';
+
+export const ErrorBodySchema = Type.Object({
+  code: Type.String({ description: 'Machine-readable error code, e.g. BAD_REQUEST' }),
+  message: Type.String({ description: 'What was wrong, naming the field where there is one' }),
+});
+
+export const ErrorEnvelopeSchema = Type.Object({
+  success: Type.Literal(false),
+  error: ErrorBodySchema,
+});
+
+/** The success envelope around a response's data. */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Literal(true), data });
+
+type EnvelopeOf<T extends TSchema> = ReturnType<typeof Envelope<T>>;
+
+/**
+ * Response schemas of a route: each success status with its data in the envelope, plus the error
+ * envelope for 4xx and 5xx. They serialize the reply (fields not in the schema are never sent)
+ * and document it in OpenAPI.
+ */
+export function responses<R extends Record<number, TSchema>>(byStatus: R) {
+  const out: Record<string, TSchema> = { '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema };
+  for (const [status, data] of Object.entries(byStatus)) out[status] = Envelope(data);
+  return out as { [K in keyof R]: R[K] extends TSchema ? EnvelopeOf<R[K]> : never } & {
+    '4xx': typeof ErrorEnvelopeSchema;
+    '5xx': typeof ErrorEnvelopeSchema;
+  };
+}
+
+export const ok = <T>(data: T) => ({ success: true as const, data });
+
+/** `limit` and `offset` of every list (ARCHITECTURE: limit 100 by default, 1000 at most). */
+export const PageQuery = {
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size (1-1000)' }),
+  offset: Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip' }),
+};
+
+/** A date (YYYY-MM-DD) or an ISO 8601 timestamp, for `from` and `to` filters. */
+export const Instant = (description: string) =>
+  Type.String({
+    pattern: '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$',
+    description: `${description}: a date (YYYY-MM-DD) or an ISO 8601 timestamp`,
+    examples: ['2026-01-31', '2026-01-31T12:00:00.000Z'],
+  });
+
+export const IsoTimestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 UTC timestamp with milliseconds',
+});

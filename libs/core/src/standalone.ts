@@ -1,0 +1,47 @@
+import { migrateSchema, openDatabase } from '@platform/db';
+import { envEnum, envInt, envString, envUrl, type Env } from './config.js';
+import { loggerOptions } from './app.js';
+import { buildServiceApp, type ServiceManifest } from './service.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Configuration of a standalone service (its README lists these variables). */
+export function standaloneConfig(manifest: ServiceManifest, env: Env = process.env) {
+  return {
+    port: envInt(env, 'PORT', manifest.defaultPort, { min: 0, max: 65535 }),
+    host: envString(env, 'HOST', '0.0.0.0'),
+    databaseUrl: envUrl(env, 'DATABASE_URL'),
+    dataDir: envString(env, 'DATA_DIR', '.data'),
+    logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+  };
+}
+
+/** Stops the process cleanly on SIGINT/SIGTERM: stop accepting, finish requests, close. */
+export function closeOnSignals(close: () => Promise<void>, log: { info: (msg: string) => void }) {
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      if (closing) return;
+      closing = true;
+      log.info(`${signal} received, shutting down`);
+      close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+/** `src/main.ts` of every service: the same plugin, its own port and database. */
+export async function runStandalone(manifest: ServiceManifest) {
+  const config = standaloneConfig(manifest);
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  await migrateSchema(db, manifest.name, manifest.migrations);
+  const app = await buildServiceApp(manifest, { db }, { logger: loggerOptions(config.logLevel) });
+  closeOnSignals(async () => {
+    await app.close();
+    await db.close();
+  }, app.log);
+  await app.listen({ port: config.port, host: config.host });
+  return app;
+}

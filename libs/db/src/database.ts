@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
+
+export interface DatabaseOptions {
+  /** A PostgreSQL connection string; when set, a `pg` pool is used. */
+  url?: string;
+  /** Where the embedded database lives when no url is given; `memory://` keeps it in memory. */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export interface PlatformDatabase {
+  readonly kind: 'postgres' | 'pglite';
+  /** Kysely over the whole database; services use `schema()` instead. */
+  readonly kysely: Kysely<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Kysely whose unqualified tables live in the given Postgres schema. */
+  schema<DB>(name: string): Kysely<DB>;
+  /** Resolves when the database answers `select 1` within the timeout, rejects otherwise. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+// Counts and cents come back as int8; JavaScript numbers hold them exactly up to 2^53.
+const parseInt8 = (value: string) => Number(value);
+
+export const MEMORY = 'memory://';
+
+export async function openDatabase(options: DatabaseOptions = {}): Promise<PlatformDatabase> {
+  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  return openPGlite(options.dataDir ?? '.data');
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<PlatformDatabase> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server must not take the process down.
+  pool.on('error', () => undefined);
+  return wrap('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }));
+}
+
+async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
+  let location = MEMORY;
+  if (dataDir !== MEMORY) {
+    location = resolve(dataDir, 'pglite');
+    mkdirSync(location, { recursive: true });
+  }
+  const pglite = await PGlite.create(location, { parsers: { [INT8_OID]: parseInt8 } });
+  return wrap('pglite', new Kysely({ dialect: new PGliteDialect(pglite) }));
+}
+
+function wrap(kind: PlatformDatabase['kind'], kysely: Kysely<any>): PlatformDatabase { // eslint-disable-line @typescript-eslint/no-explicit-any
+  let closed = false;
+  return {
+    kind,
+    kysely,
+    schema: <DB>(name: string) => kysely.withSchema(name) as unknown as Kysely<DB>,
+    async ping(timeoutMs = 2_000) {
+      if (closed) throw new Error('database is closed');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([sql`select 1`.execute(kysely), timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await kysely.destroy();
+    },
+  };
+}

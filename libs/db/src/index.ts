@@ -1,0 +1,5 @@
+export { openDatabase, MEMORY, type DatabaseOptions, type PlatformDatabase } from './database.js';
+export { migrateSchema, type Migrations } from './migrate.js';
+export { selectByIdOrName } from './lookup.js';
+export { PGliteDialect } from './pglite-dialect.js';
+export { Kysely, sql, type Generated, type Migration, type Selectable, type Insertable } from 'kysely';
