@@ -12,7 +12,7 @@ import Fastify, {
   type RawReplyDefaultExpression,
 } from 'fastify';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
-import { schemaErrorFormatter } from './validation.js';
+import { schemaErrorFormatter, validatorCompiler } from './validation.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -63,12 +63,11 @@ export function createApp(options: AppOptions = {}): App {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    requestIdLogLabel: 'requestId',
-    ajv: { customOptions: { verbose: true, coerceTypes: 'array', useDefaults: true } },
     schemaErrorFormatter,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.setValidatorCompiler(validatorCompiler);
   // JSON only: any other media type is a 415, not a string handed to a JSON schema.
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {

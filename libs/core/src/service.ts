@@ -39,20 +39,21 @@ export const HealthSchema = Type.Object({
  * database, so an unreachable database answers 503 instead of hanging) and the service's routes.
  */
 export function serviceRoutes(manifest: ServiceManifest): FastifyPluginAsync<ServiceContext> {
-  return async (scope, ctx) => {
+  return async (scope, { db }) => {
     scope.get(
       '/healthz',
       { schema: { tags: [manifest.name], summary: `Health of ${manifest.title}`, response: responses({ 200: HealthSchema }) } },
       async () => {
         try {
-          await ctx.db.ping();
+          await db.ping();
         } catch (error) {
           throw serviceUnavailable(`${manifest.name}: database unreachable (${(error as Error).message})`, error);
         }
         return ok({ name: manifest.name, version: manifest.version, status: 'ok' as const });
       },
     );
-    await scope.register(manifest.plugin, ctx);
+    // Only the context: the options object also carries this scope's prefix.
+    await scope.register(manifest.plugin, { db });
   };
 }
 

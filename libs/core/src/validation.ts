@@ -1,4 +1,6 @@
-import type { FastifySchemaValidationError, SchemaErrorDataVar } from 'fastify/types/schema';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchema, FastifySchemaValidationError, SchemaErrorDataVar } from 'fastify/types/schema';
 import { ApiError } from './errors.js';
 
 interface AjvError extends FastifySchemaValidationError {
@@ -75,4 +77,14 @@ function describe(error: AjvError, where: SchemaErrorDataVar): string {
 export function schemaErrorFormatter(errors: FastifySchemaValidationError[], where: SchemaErrorDataVar) {
   const error = new ApiError('BAD_REQUEST', describe(errors[0] as AjvError, where));
   return Object.assign(error, { validation: errors, validationContext: where });
+}
+
+// Query strings, params and headers arrive as text, so their numbers and booleans are coerced;
+// a JSON body is taken as sent: `"name": 5` is an error, not the string "5".
+const ajvOptions = { verbose: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+const textAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
+const bodyAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
+
+export function validatorCompiler({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }): ValidateFunction {
+  return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
 }

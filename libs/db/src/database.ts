@@ -57,7 +57,12 @@ async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
     location = resolve(dataDir, 'pglite');
     mkdirSync(location, { recursive: true });
   }
-  const pglite = await PGlite.create(location, { parsers: { [INT8_OID]: parseInt8 } });
+  return fromPGlite(await PGlite.create(location));
+}
+
+/** Wraps a PGlite instance (the tests clone one instead of starting a new one). */
+export function fromPGlite(pglite: PGlite): PlatformDatabase {
+  pglite.parsers[INT8_OID] = parseInt8;
   return wrap('pglite', new Kysely({ dialect: new PGliteDialect(pglite) }));
 }
 

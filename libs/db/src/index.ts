@@ -1,4 +1,4 @@
-export { openDatabase, MEMORY, type DatabaseOptions, type PlatformDatabase } from './database.js';
+export { openDatabase, fromPGlite, MEMORY, type DatabaseOptions, type PlatformDatabase } from './database.js';
 export { migrateSchema, type Migrations } from './migrate.js';
 export { selectByIdOrName } from './lookup.js';
 export { PGliteDialect } from './pglite-dialect.js';

@@ -1,0 +1,2 @@
+export { testDatabase, closeTemplate } from './database.js';
+export { serviceUnderTest, listen, deadUrl, type ServiceUnderTest } from './service.js';
