@@ -8,8 +8,8 @@ module.exports = {
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  // typebox 1.x and cookie are ESM-only; Jest needs them transformed to CommonJS.
-  transformIgnorePatterns: ['/node_modules/(?!(typebox|cookie)/)'],
+  // typebox 1.x, cookie and content-disposition are ESM-only; Jest needs them transformed to CommonJS.
+  transformIgnorePatterns: ['/node_modules/(?!(typebox|cookie|content-disposition)/)'],
   moduleNameMapper: {
     '^@platform/(core|db|client|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^@platform/([a-z-]+)$': '<rootDir>/apps/$1/src/index.ts',

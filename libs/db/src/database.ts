@@ -66,14 +66,14 @@ export function fromPGlite(pglite: PGlite): PlatformDatabase {
   return wrap('pglite', new Kysely({ dialect: new PGliteDialect(pglite) }));
 }
 
-function wrap(kind: PlatformDatabase['kind'], kysely: Kysely<any>): PlatformDatabase { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function wrap(kind: PlatformDatabase['kind'], kysely: Kysely<any>): PlatformDatabase {
   let closed = false;
   return {
     kind,
     kysely,
     schema: <DB>(name: string) => kysely.withSchema(name) as unknown as Kysely<DB>,
     async ping(timeoutMs = 2_000) {
-      if (closed) throw new Error('database is closed');
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);

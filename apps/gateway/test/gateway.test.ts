@@ -1,0 +1,251 @@
+import { Type, badRequest, ok, type ServiceManifest } from '@platform/core';
+import { SERVICES } from '../src/index';
+import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+
+let gw: GatewayUnderTest;
+afterEach(() => gw?.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => gw.app.inject({ method: 'GET', url, headers });
+
+describe('routing', () => {
+  beforeEach(async () => {
+    gw = await gatewayUnderTest();
+  });
+
+  it('answers /healthz with the gateway name and version', async () => {
+    expect((await get('/healthz')).json()).toEqual({
+      success: true,
+      data: { name: 'gateway', version: expect.any(String), status: 'ok' },
+    });
+  });
+
+  it('mounts pulse in-process under /api/v1/pulse', async () => {
+    const created = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: { name: 'x' } });
+    expect(created.statusCode).toBe(201);
+    expect((await get('/api/v1/pulse/events')).json().data).toHaveLength(1);
+  });
+
+  it('answers an unmatched /api path with a JSON 404 envelope, never the dashboard', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1/nothing'],
+      ['GET', '/api/v1/pulse/nothing'],
+      ['POST', '/api/v1/pulse/nothing'],
+      ['GET', '/api'],
+    ] as const) {
+      const res = await gw.app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.json()).toEqual({
+        success: false,
+        error: { code: 'NOT_FOUND', message: `Route ${method} ${url} not found` },
+      });
+    }
+  });
+
+  it("serves a service's index.html for any path under it, and the dashboard elsewhere", async () => {
+    const service = await get('/pulse/some/client/route');
+    expect(service.statusCode).toBe(200);
+    expect(service.headers['content-type']).toMatch(/text\/html/);
+    expect(service.body).toContain('<h1>Analytics</h1>');
+    expect((await get('/pulse/')).body).toContain('<h1>Analytics</h1>');
+    for (const url of ['/', '/somewhere/else', '/catalog/x']) {
+      const dashboard = await get(url);
+      expect(dashboard.statusCode).toBe(200);
+      expect(dashboard.body).toContain('<h1>Platform</h1>');
+    }
+    const asset = await get('/dashboard.js');
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('sets security headers and CORS on API and static responses', async () => {
+    for (const url of ['/api/v1/pulse/events', '/', '/api/v1/nothing']) {
+      const res = await get(url, { origin: 'https://tools.example' });
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    }
+    const preflight = await gw.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/pulse/events',
+      headers: { origin: 'https://tools.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+  });
+
+  it('honours an incoming x-request-id and makes one otherwise', async () => {
+    expect((await get('/healthz', { 'x-request-id': 'trace-123' })).headers['x-request-id']).toBe('trace-123');
+    expect((await get('/healthz')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // A header that could smuggle text into logs is replaced.
+    expect((await get('/healthz', { 'x-request-id': 'bad id\twith tab' })).headers['x-request-id']).not.toContain(' ');
+  });
+
+  it('turns malformed JSON and oversized bodies into 400 and 413 envelopes', async () => {
+    const malformed = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.code).toBe('BAD_REQUEST');
+    const big = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: { name: 'x', properties: { blob: 'x'.repeat(1024 * 1024) } },
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('reports every enabled service in the aggregated health', async () => {
+    expect((await get('/api/v1/health')).json().data).toEqual({
+      status: 'ok',
+      version: expect.any(String),
+      services: [{ name: 'pulse', status: 'ok', version: expect.any(String), via: 'in-process' }],
+    });
+  });
+
+  it('serves the merged OpenAPI document and the API reference', async () => {
+    const doc = (await get('/api/v1/openapi.json')).json();
+    expect(doc.openapi).toBe('3.0.3');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/healthz', '/api/v1/health', '/api/v1/features', '/api/v1/pulse/events', '/api/v1/pulse/events/batch', '/api/v1/pulse/reports/top-events']),
+    );
+    expect(doc.paths['/api/v1/pulse/events'].post.requestBody.content['application/json'].schema.required).toEqual(['name']);
+    const docs = await get('/docs/');
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toContain('swagger-ui');
+  });
+});
+
+describe('errors from services', () => {
+  const boom: ServiceManifest = {
+    name: 'boom',
+    title: 'Failure injection',
+    prefix: '/api/v1/boom',
+    version: '9.9.9',
+    defaultPort: 0,
+    migrations: {},
+    webRoot: __dirname,
+    async plugin(app) {
+      app.get('/crash', { schema: { tags: ['boom'] } }, async () => {
+        throw new Error('select secret from credentials where password = hunter2');
+      });
+      app.get('/refuse', { schema: { tags: ['boom'] } }, async () => {
+        throw badRequest('colour must be red or blue');
+      });
+      app.get('/fine', { schema: { tags: ['boom'], response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Object({ a: Type.Integer() }) }) } } }, async () =>
+        ok({ a: 1, secret: 'never serialized' }),
+      );
+    },
+  };
+
+  beforeEach(async () => {
+    gw = await gatewayUnderTest({}, { services: [...SERVICES, boom] });
+  });
+
+  it('turns an uncaught error into INTERNAL_ERROR without leaking its text', async () => {
+    const res = await get('/api/v1/boom/crash', { 'x-request-id': 'req-42' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      success: false,
+      error: { code: 'INTERNAL_ERROR', message: 'Internal server error (request id req-42)' },
+    });
+    expect(res.body).not.toMatch(/secret|hunter2|at .*\.ts/);
+  });
+
+  it("passes a service's structured error through", async () => {
+    const res = await get('/api/v1/boom/refuse');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toEqual({ code: 'BAD_REQUEST', message: 'colour must be red or blue' });
+  });
+
+  it('never sends a field that the response schema does not declare', async () => {
+    expect((await get('/api/v1/boom/fine')).json()).toEqual({ success: true, data: { a: 1 } });
+  });
+});
+
+describe('feature flags', () => {
+  it('reports each flag with its state and source', async () => {
+    gw = await gatewayUnderTest();
+    expect((await get('/api/v1/features')).json().data).toEqual([
+      { name: 'pulse', enabled: true, source: 'default', default: true, env: null, override: null },
+    ]);
+  });
+
+  it('leaves a service disabled by FEATURE_<NAME> absent from routing, health, docs and the web', async () => {
+    gw = await gatewayUnderTest({ FEATURE_PULSE: 'false' });
+    const res = await get('/api/v1/pulse/events');
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toEqual({ code: 'NOT_FOUND', message: 'Route GET /api/v1/pulse/events not found' });
+    expect((await get('/api/v1/health')).json().data.services).toEqual([]);
+    expect(Object.keys((await get('/api/v1/openapi.json')).json().paths).some((p) => p.startsWith('/api/v1/pulse'))).toBe(false);
+    expect((await get('/pulse/')).body).toContain('<h1>Platform</h1>');
+    expect((await get('/api/v1/features/pulse')).json().data).toMatchObject({ enabled: false, source: 'env', env: false });
+  });
+
+  it('switches a service off and on at runtime, and keeps the override across a restart', async () => {
+    gw = await gatewayUnderTest();
+    const put = (enabled: unknown) =>
+      gw.app.inject({ method: 'PUT', url: '/api/v1/features/pulse', payload: { enabled } });
+
+    expect((await put(false)).json().data).toMatchObject({ enabled: false, source: 'override', override: false });
+    const absent = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: { name: 'x' } });
+    expect(absent.statusCode).toBe(404);
+    expect(absent.json().error.message).toBe('Route POST /api/v1/pulse/events not found');
+    expect((await get('/api/v1/health')).json().data.services).toEqual([]);
+
+    // A second gateway on the same database starts with the override in force.
+    const again = await gatewayUnderTest({}, { db: gw.db });
+    expect((await again.app.inject({ method: 'GET', url: '/api/v1/pulse/events' })).statusCode).toBe(404);
+    await again.app.close();
+
+    expect((await put(true)).json().data).toMatchObject({ enabled: true, source: 'override' });
+    expect((await get('/api/v1/pulse/events')).statusCode).toBe(200);
+
+    const cleared = await gw.app.inject({ method: 'DELETE', url: '/api/v1/features/pulse' });
+    expect(cleared.json().data).toMatchObject({ enabled: true, source: 'default', override: null });
+  });
+
+  it('lets an override beat the environment, and clearing it restores the environment', async () => {
+    gw = await gatewayUnderTest({ FEATURE_PULSE: 'false' });
+    await gw.app.inject({ method: 'PUT', url: '/api/v1/features/pulse', payload: { enabled: true } });
+    expect((await get('/api/v1/pulse/events')).statusCode).toBe(200);
+    await gw.app.inject({ method: 'DELETE', url: '/api/v1/features/pulse' });
+    expect((await get('/api/v1/features/pulse')).json().data).toMatchObject({ enabled: false, source: 'env' });
+  });
+
+  it('rejects an unknown flag and a bad body', async () => {
+    gw = await gatewayUnderTest();
+    const unknown = await gw.app.inject({ method: 'PUT', url: '/api/v1/features/nope', payload: { enabled: true } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toEqual({ code: 'NOT_FOUND', message: 'Feature not found: nope' });
+    const bad = await gw.app.inject({ method: 'PUT', url: '/api/v1/features/pulse', payload: { enabled: 'yes' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('enabled must be true or false');
+    expect((await get('/api/v1/features/pulse')).json().data.source).toBe('default');
+  });
+
+  it('refuses to start on a malformed flag value, naming the variable', async () => {
+    await expect(gatewayUnderTest({ FEATURE_PULSE: 'maybe' })).rejects.toThrow(
+      'Invalid configuration: FEATURE_PULSE must be true or false, got "maybe"',
+    );
+  });
+});
+
+describe('health when a database is down', () => {
+  it('reports the service unhealthy and the aggregate degraded, without hanging', async () => {
+    gw = await gatewayUnderTest();
+    await gw.db.close();
+    const res = await get('/api/v1/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      status: 'degraded',
+      services: [{ name: 'pulse', status: 'unhealthy', via: 'in-process', error: expect.stringContaining('database unreachable') }],
+    });
+    const own = await get('/api/v1/pulse/healthz');
+    expect(own.statusCode).toBe(503);
+    expect(own.json().error.code).toBe('SERVICE_UNAVAILABLE');
+  });
+});

@@ -1,0 +1,30 @@
+import type { ServiceManifest } from '@platform/core';
+import type { PlatformDatabase } from '@platform/db';
+import { testDatabase } from '@platform/testing';
+import { buildGateway, gatewayConfig, SERVICES } from '../src/index';
+
+export interface GatewayUnderTest {
+  app: Awaited<ReturnType<typeof buildGateway>>;
+  db: PlatformDatabase;
+  close(): Promise<void>;
+}
+
+/** The gateway on a fresh database with the given environment (nothing read from process.env). */
+export async function gatewayUnderTest(
+  env: Record<string, string> = {},
+  options: { db?: PlatformDatabase; services?: readonly ServiceManifest[] } = {},
+): Promise<GatewayUnderTest> {
+  const services = options.services ?? SERVICES;
+  const config = gatewayConfig(services, env);
+  const db = options.db ?? (await testDatabase());
+  const app = await buildGateway({ config, db, services, logger: false });
+  await app.ready();
+  return {
+    app,
+    db,
+    async close() {
+      await app.close();
+      if (!options.db) await db.close();
+    },
+  };
+}
