@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { migrateSchema, openDatabase, selectByIdOrName, type Migrations, type PlatformDatabase } from '@platform/db';
+import { testDatabase } from '@platform/testing';
+
+const things: Migrations = {
+  '001-things': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('things')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('n', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('things_name_key').unique().on('things').expression(sql`lower(name)`).execute();
+    },
+  },
+};
+
+interface ThingsDb {
+  things: { id: string; name: string; n: number };
+}
+
+let db: PlatformDatabase;
+beforeEach(async () => {
+  db = await testDatabase();
+});
+afterEach(() => db.close());
+
+describe('migrations', () => {
+  it("creates each service's tables in its own schema, with its own migration table, once", async () => {
+    expect(await migrateSchema(db, 'alpha', things)).toEqual(['001-things']);
+    expect(await migrateSchema(db, 'alpha', things)).toEqual([]);
+    expect(await migrateSchema(db, 'beta', things)).toEqual(['001-things']);
+    const tables = await sql<{ table_schema: string; table_name: string }>`
+      select table_schema, table_name from information_schema.tables
+      where table_schema in ('alpha', 'beta') order by 1, 2`.execute(db.kysely);
+    expect(tables.rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
+      'alpha.kysely_migration',
+      'alpha.kysely_migration_lock',
+      'alpha.things',
+      'beta.kysely_migration',
+      'beta.kysely_migration_lock',
+      'beta.things',
+    ]);
+  });
+
+  it('reports a failing migration by name and schema', async () => {
+    const broken: Migrations = { '001-broken': { up: async (k) => void (await sql`select * from nowhere`.execute(k)) } };
+    await expect(migrateSchema(db, 'gamma', broken)).rejects.toThrow(/Migration 001-broken of schema "gamma" failed/);
+  });
+});
+
+describe('queries', () => {
+  let things$: Kysely<ThingsDb>;
+  beforeEach(async () => {
+    await migrateSchema(db, 'alpha', things);
+    things$ = db.schema<ThingsDb>('alpha');
+    await things$
+      .insertInto('things')
+      .values([
+        { id: 'Ab12Cd34', name: 'Widget', n: 0 },
+        { id: 'widget', name: 'Other', n: 0 },
+      ])
+      .execute();
+  });
+
+  it('resolves an exact id first, then a name case-insensitively (spec 2.1)', async () => {
+    const find = (key: string) => selectByIdOrName<{ id: string }>(things$, 'things', key).then((r) => r?.id);
+    expect(await find('Ab12Cd34')).toBe('Ab12Cd34');
+    expect(await find('ab12cd34')).toBeUndefined();
+    expect(await find('WIDGET')).toBe('Ab12Cd34');
+    // "widget" is both an id and a name: the id wins.
+    expect(await find('widget')).toBe('widget');
+    expect(await find('missing')).toBeUndefined();
+  });
+
+  it('returns int8 values as numbers', async () => {
+    const { count } = await things$.selectFrom('things').select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    expect(count).toBe(2);
+  });
+
+  it('never interleaves concurrent transactions', async () => {
+    // Each transaction reads, waits, and writes back +1: interleaving would lose updates.
+    const increment = () =>
+      db.kysely.transaction().execute(async (trx) => {
+        const t = trx.withSchema('alpha') as unknown as Kysely<ThingsDb>;
+        const { n } = await t.selectFrom('things').select('n').where('id', '=', 'widget').forUpdate().executeTakeFirstOrThrow();
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        await t.updateTable('things').set({ n: n + 1 }).where('id', '=', 'widget').execute();
+      });
+    const others = () => things$.selectFrom('things').selectAll().execute();
+    await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? increment() : others().then(increment))));
+    const { n } = await things$.selectFrom('things').select('n').where('id', '=', 'widget').executeTakeFirstOrThrow();
+    expect(n).toBe(100);
+  });
+
+  it('rolls back a failed transaction and keeps serving', async () => {
+    await expect(
+      db.kysely.transaction().execute(async (trx) => {
+        await trx.withSchema('alpha').insertInto('things').values({ id: 'new', name: 'New' }).execute();
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await selectByIdOrName(things$, 'things', 'new')).toBeUndefined();
+    expect(await things$.selectFrom('things').select('id').execute()).toHaveLength(2);
+  });
+});
+
+describe('the embedded database on disk', () => {
+  it('keeps data across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'platform-db-'));
+    try {
+      const first = await openDatabase({ dataDir: dir });
+      await migrateSchema(first, 'alpha', things);
+      await first.schema<ThingsDb>('alpha').insertInto('things').values({ id: 'keep', name: 'Kept', n: 7 }).execute();
+      await first.close();
+
+      const second = await openDatabase({ dataDir: dir });
+      const row = await selectByIdOrName<{ n: number }>(second.schema('alpha'), 'things', 'kept');
+      await second.close();
+      expect(row?.n).toBe(7);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
