@@ -1,0 +1,17 @@
+import { GatewayClient } from './gateway.js';
+import { PulseClient } from './pulse.js';
+import type { Transport } from './transport.js';
+
+export * from './transport.js';
+export * from './pulse.js';
+export * from './gateway.js';
+
+/** One client per service, over one transport. */
+export function createClient(transport: Transport) {
+  return {
+    gateway: new GatewayClient(transport),
+    pulse: new PulseClient(transport),
+  };
+}
+
+export type PlatformClient = ReturnType<typeof createClient>;

@@ -1,0 +1,109 @@
+import { request as undiciRequest } from 'undici';
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+}
+
+/** How requests reach the services: HTTP to a gateway or service, or in-process via `inject`. */
+export interface Transport {
+  send(request: ApiRequest): Promise<ApiResponse>;
+}
+
+/** The platform answered with an error envelope. */
+export class PlatformError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = 'PlatformError';
+  }
+}
+
+/** The gateway (or service) could not be reached at all. */
+export class ConnectionError extends Error {
+  constructor(baseUrl: string, cause: unknown) {
+    super(`Cannot reach ${baseUrl}: ${(cause as Error).message ?? cause}`, { cause });
+    this.name = 'ConnectionError';
+  }
+}
+
+export function pathWithQuery(path: string, query: ApiRequest['query'] = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+export interface HttpTransportOptions {
+  /** Sent with every request, e.g. { 'x-api-key': ... }. */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export function httpTransport(baseUrl: string, options: HttpTransportOptions = {}): Transport {
+  const base = baseUrl.replace(/\/+$/, '');
+  const timeout = options.timeoutMs ?? 30_000;
+  return {
+    async send({ method, path, query, body }) {
+      let response;
+      try {
+        response = await undiciRequest(`${base}${pathWithQuery(path, query)}`, {
+          method,
+          headers: { ...options.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+        });
+      } catch (error) {
+        throw new ConnectionError(base, error);
+      }
+      const text = await response.body.text();
+      return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
+    },
+  };
+}
+
+interface Injectable {
+  inject(options: { method: string; url: string; payload?: string; headers?: Record<string, string> }): Promise<{
+    statusCode: number;
+    body: string;
+  }>;
+}
+
+/** In-process: the same requests, handed to a Fastify instance without a socket. */
+export function injectTransport(app: Injectable, headers: Record<string, string> = {}): Transport {
+  return {
+    async send({ method, path, query, body }) {
+      const response = await app.inject({
+        method,
+        url: pathWithQuery(path, query),
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.statusCode, body: response.body ? JSON.parse(response.body) : undefined };
+    },
+  };
+}
+
+type Envelope<T> = { success: true; data: T } | { success: false; error: { code: string; message: string } };
+
+/** Sends a request and returns `data`, or throws PlatformError with the envelope's code and message. */
+export async function call<T>(transport: Transport, request: ApiRequest): Promise<T> {
+  const { status, body } = await transport.send(request);
+  const envelope = body as Envelope<T> | undefined;
+  if (envelope && typeof envelope === 'object' && 'success' in envelope) {
+    if (envelope.success) return envelope.data;
+    throw new PlatformError(envelope.error.code, envelope.error.message, status);
+  }
+  throw new PlatformError('BAD_GATEWAY', `Unexpected response (HTTP ${status}) without the envelope`, status);
+}
