@@ -19,7 +19,12 @@
         link.href = `/${service.name}/`;
         link.textContent = service.name;
         name.append(link);
-        row.append(name, cell(service.status, service.status), cell(service.version ?? ''), cell(service.via));
+        row.append(
+          name,
+          cell(service.status, service.status),
+          cell(service.version ?? ''),
+          cell(service.via),
+        );
         return row;
       }),
     );

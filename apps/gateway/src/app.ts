@@ -39,7 +39,11 @@ export async function migrateAll(db: PlatformDatabase, services: readonly Servic
 export async function buildGateway({ config, db, services, logger }: GatewayOptions): Promise<App> {
   await migrateAll(db, services);
   const defaults = new Map(services.map((s) => [s.name, !OFF_BY_DEFAULT.has(s.name)]));
-  const flags = await FeatureFlags.load(db.schema<never>('gateway') as unknown as GatewayDb, defaults, config.features);
+  const flags = await FeatureFlags.load(
+    db.schema<never>('gateway') as unknown as GatewayDb,
+    defaults,
+    config.features,
+  );
 
   const app = createApp({
     logger: logger === false ? false : loggerOptions(config.logLevel),

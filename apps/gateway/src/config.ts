@@ -26,7 +26,9 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
     proxyBodyLimit: envInt(env, 'PROXY_BODY_LIMIT', 64 * MiB, { min: 1024 }),
     proxyTimeoutMs: envInt(env, 'PROXY_TIMEOUT_MS', 30_000, { min: 100 }),
     /** FEATURE_<NAME>: true or false; undefined when unset. */
-    features: Object.fromEntries(services.map((s) => [s.name, envBool(env, `FEATURE_${upper(s.name)}`)])),
+    features: Object.fromEntries(
+      services.map((s) => [s.name, envBool(env, `FEATURE_${upper(s.name)}`)]),
+    ),
     /** <NAME>_PROXY_URL: base URL of a standalone instance of the service. */
     proxies: Object.fromEntries(
       services.flatMap((s) => {

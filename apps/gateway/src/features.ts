@@ -28,9 +28,15 @@ export class FeatureFlags {
     private readonly overrides: Map<string, boolean>,
   ) {}
 
-  static async load(db: GatewayDb, defaults: ReadonlyMap<string, boolean>, env: Record<string, boolean | undefined>) {
+  static async load(
+    db: GatewayDb,
+    defaults: ReadonlyMap<string, boolean>,
+    env: Record<string, boolean | undefined>,
+  ) {
     const rows = await db.selectFrom('feature_overrides').select(['name', 'enabled']).execute();
-    const overrides = new Map(rows.filter((r) => defaults.has(r.name)).map((r) => [r.name, r.enabled]));
+    const overrides = new Map(
+      rows.filter((r) => defaults.has(r.name)).map((r) => [r.name, r.enabled]),
+    );
     return new FeatureFlags(db, defaults, env, overrides);
   }
 
@@ -46,7 +52,8 @@ export class FeatureFlags {
     const fallback = this.defaults.get(name) ?? false;
     const env = this.env[name];
     const override = this.overrides.get(name);
-    const source: FlagSource = override !== undefined ? 'override' : env !== undefined ? 'env' : 'default';
+    const source: FlagSource =
+      override !== undefined ? 'override' : env !== undefined ? 'env' : 'default';
     return {
       name,
       enabled: override ?? env ?? fallback,

@@ -30,7 +30,10 @@ async function probeInProcess(app: App, url: string): Promise<Probe> {
 }
 
 async function probeRemote(base: string, url: string, timeoutMs: number): Promise<Probe> {
-  const response = await undiciRequest(`${base}${url}`, { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  const response = await undiciRequest(`${base}${url}`, {
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   return { statusCode: response.statusCode, body: (await response.body.json()) as Probe['body'] };
 }
 
@@ -62,7 +65,12 @@ export async function checkService(
     if (probe.statusCode === 200 && probe.body.success) {
       return { name: manifest.name, status: 'ok', version: probe.body.data?.version, via };
     }
-    return { name: manifest.name, status: 'unhealthy', via, error: probe.body.error?.message ?? `HTTP ${probe.statusCode}` };
+    return {
+      name: manifest.name,
+      status: 'unhealthy',
+      via,
+      error: probe.body.error?.message ?? `HTTP ${probe.statusCode}`,
+    };
   } catch (error) {
     return { name: manifest.name, status: 'unhealthy', via, error: (error as Error).message };
   }

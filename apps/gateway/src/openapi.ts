@@ -26,9 +26,13 @@ export async function registerOpenApiCollector(app: App, services: readonly Serv
       info: {
         title: 'Platform API',
         version: GATEWAY_VERSION,
-        description: 'Every enabled service behind the gateway. Responses use the envelope { success, data | error }.',
+        description:
+          'Every enabled service behind the gateway. Responses use the envelope { success, data | error }.',
       },
-      tags: [{ name: 'gateway', description: 'Health and feature flags' }, ...services.map((s) => ({ name: s.name, description: s.title }))],
+      tags: [
+        { name: 'gateway', description: 'Health and feature flags' },
+        ...services.map((s) => ({ name: s.name, description: s.title })),
+      ],
     },
   });
 }
@@ -40,22 +44,27 @@ export function mergedDocument(app: App, { services, flags, fallbacks }: OpenApi
   for (const fallback of fallbacks.values()) {
     const other = fallback.swagger() as Document;
     Object.assign(paths, other.paths);
-    doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...other.components?.schemas } };
+    doc.components = {
+      ...doc.components,
+      schemas: { ...doc.components?.schemas, ...other.components?.schemas },
+    };
   }
   const disabled = services.filter((s) => !flags.isEnabled(s.name)).map((s) => s.prefix);
   doc.paths = Object.fromEntries(
-    Object.entries(paths).filter(([path]) => !disabled.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))),
+    Object.entries(paths).filter(
+      ([path]) => !disabled.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)),
+    ),
   );
-  doc.tags = (doc.tags as Array<{ name: string }>).filter((t) => t.name === 'gateway' || flags.isEnabled(t.name));
+  doc.tags = (doc.tags as Array<{ name: string }>).filter(
+    (t) => t.name === 'gateway' || flags.isEnabled(t.name),
+  );
   return doc;
 }
 
 /** GET /api/v1/openapi.json and the browsable reference at /docs. */
 export async function registerOpenApiRoutes(app: App, options: OpenApiOptions) {
-  app.get(
-    '/api/v1/openapi.json',
-    { schema: { hide: true } },
-    async () => mergedDocument(app, options),
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () =>
+    mergedDocument(app, options),
   );
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -15,7 +15,11 @@ const UNREACHABLE = new Set([
 ]);
 
 export function isUnreachable(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = error as { code?: string; cause?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (e.code && UNREACHABLE.has(e.code)) return true;
     if (Array.isArray((e as { errors?: unknown[] }).errors)) {
       // AggregateError from happy-eyeballs connects: unreachable if every attempt was.
@@ -26,7 +30,13 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 // Headers that describe one hop, not the message: never copied from an injected response.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'date',
+]);
 
 /** Serves a request with the in-process instance of the service, as if the proxy had. */
 export async function serveInProcess(fallback: App, request: FastifyRequest, reply: FastifyReply) {
@@ -40,7 +50,10 @@ export async function serveInProcess(fallback: App, request: FastifyRequest, rep
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) reply.header(name, value);
   }
-  return reply.code(response.statusCode).header('x-served-by', 'in-process-fallback').send(response.rawPayload);
+  return reply
+    .code(response.statusCode)
+    .header('x-served-by', 'in-process-fallback')
+    .send(response.rawPayload);
 }
 
 export interface ProxyOptions {
@@ -60,8 +73,10 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
   const { manifest, upstream, fallback } = options;
   // Bodies stay raw bytes: forwarded exactly as sent, and still at hand for the fallback.
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_req, body, done) =>
-    done(null, body),
+  scope.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: options.bodyLimit },
+    (_req, body, done) => done(null, body),
   );
 
   await scope.register(httpProxy, {
@@ -69,7 +84,11 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
     rewritePrefix: manifest.prefix,
     proxyPayloads: false,
     http: { requestOptions: { timeout: options.timeoutMs } },
-    undici: { connectTimeout: 2_000, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs },
+    undici: {
+      connectTimeout: 2_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    },
     handler: (request, reply, dest, replyOptions) => {
       const body = request.body;
       if (!Buffer.isBuffer(body) || request.method === 'GET' || request.method === 'HEAD') {
@@ -94,11 +113,18 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
       onError: (reply, { error }) => {
         const request = reply.request;
         if (isUnreachable(error)) {
-          request.log.warn({ upstream, err: error }, `${manifest.name} proxy target unreachable, serving in-process`);
-          serveInProcess(fallback, request as FastifyRequest, reply as FastifyReply).catch((err: unknown) => reply.send(err));
+          request.log.warn(
+            { upstream, err: error },
+            `${manifest.name} proxy target unreachable, serving in-process`,
+          );
+          serveInProcess(fallback, request as FastifyRequest, reply as FastifyReply).catch(
+            (err: unknown) => reply.send(err),
+          );
           return;
         }
-        reply.send(badGateway(`The ${manifest.name} service at ${upstream} failed: ${error.message}`, error));
+        reply.send(
+          badGateway(`The ${manifest.name} service at ${upstream} failed: ${error.message}`, error),
+        );
       },
     },
   });

@@ -10,7 +10,11 @@ const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
  * /<service>/... of an enabled service its index.html (client-side routing); anything else the
  * dashboard.
  */
-export function webFallback(publicDir: string, services: readonly ServiceManifest[], flags: FeatureFlags) {
+export function webFallback(
+  publicDir: string,
+  services: readonly ServiceManifest[],
+  flags: FeatureFlags,
+) {
   return (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     if (isApi(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -18,14 +22,25 @@ export function webFallback(publicDir: string, services: readonly ServiceManifes
     }
     const first = path.split('/')[1];
     const service = services.find((s) => s.name === first);
-    if (service && flags.isEnabled(service.name)) return reply.sendFile('index.html', service.webRoot);
+    if (service && flags.isEnabled(service.name))
+      return reply.sendFile('index.html', service.webRoot);
     return reply.sendFile('index.html', publicDir);
   };
 }
 
 /** The dashboard at / and each service's web UI at /<name>/, while its flag is on. */
-export async function registerWeb(app: App, publicDir: string, services: readonly ServiceManifest[], flags: FeatureFlags) {
-  await app.register(fastifyStatic, { root: publicDir, prefix: '/', wildcard: true, index: 'index.html' });
+export async function registerWeb(
+  app: App,
+  publicDir: string,
+  services: readonly ServiceManifest[],
+  flags: FeatureFlags,
+) {
+  await app.register(fastifyStatic, {
+    root: publicDir,
+    prefix: '/',
+    wildcard: true,
+    index: 'index.html',
+  });
   for (const service of services) {
     await app.register(async (scope) => {
       scope.addHook('onRequest', async (_request, reply) => {

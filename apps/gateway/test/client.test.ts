@@ -1,4 +1,10 @@
-import { ConnectionError, PlatformError, createClient, httpTransport, injectTransport } from '@platform/client';
+import {
+  ConnectionError,
+  PlatformError,
+  createClient,
+  httpTransport,
+  injectTransport,
+} from '@platform/client';
 import { deadUrl, listen } from '@platform/testing';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 
@@ -14,9 +20,15 @@ describe.each([
 ])('the typed client %s', (_how, makeTransport) => {
   it('tracks, lists and reports events', async () => {
     const client = createClient(await makeTransport());
-    const event = await client.pulse.track({ name: 'signup', userId: 'u1', properties: { plan: 'pro' } });
+    const event = await client.pulse.track({
+      name: 'signup',
+      userId: 'u1',
+      properties: { plan: 'pro' },
+    });
     expect(event).toMatchObject({ name: 'signup', userId: 'u1', properties: { plan: 'pro' } });
-    expect(await client.pulse.trackBatch([{ name: 'view' }, { name: 'view', id: event.id }])).toEqual({ ingested: 1, duplicates: 1 });
+    expect(
+      await client.pulse.trackBatch([{ name: 'view' }, { name: 'view', id: event.id }]),
+    ).toEqual({ ingested: 1, duplicates: 1 });
     expect((await client.pulse.listEvents({ userId: 'u1' })).map((e) => e.id)).toEqual([event.id]);
     expect(await client.pulse.getEvent(event.id)).toEqual(event);
     expect(await client.pulse.topEvents({ limit: 1 })).toEqual([{ name: 'signup', count: 1 }]);
@@ -27,7 +39,11 @@ describe.each([
     const client = createClient(await makeTransport());
     const error = await client.pulse.getEvent('missing').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformError);
-    expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404, message: 'Event not found: missing' });
+    expect(error).toMatchObject({
+      code: 'NOT_FOUND',
+      status: 404,
+      message: 'Event not found: missing',
+    });
     await expect(client.pulse.track({ name: '' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });

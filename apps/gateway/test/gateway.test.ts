@@ -5,7 +5,8 @@ import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 let gw: GatewayUnderTest;
 afterEach(() => gw?.close());
 
-const get = (url: string, headers: Record<string, string> = {}) => gw.app.inject({ method: 'GET', url, headers });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  gw.app.inject({ method: 'GET', url, headers });
 
 describe('routing', () => {
   beforeEach(async () => {
@@ -20,7 +21,11 @@ describe('routing', () => {
   });
 
   it('mounts pulse in-process under /api/v1/pulse', async () => {
-    const created = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: { name: 'x' } });
+    const created = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: { name: 'x' },
+    });
     expect(created.statusCode).toBe(201);
     expect((await get('/api/v1/pulse/events')).json().data).toHaveLength(1);
   });
@@ -74,10 +79,14 @@ describe('routing', () => {
   });
 
   it('honours an incoming x-request-id and makes one otherwise', async () => {
-    expect((await get('/healthz', { 'x-request-id': 'trace-123' })).headers['x-request-id']).toBe('trace-123');
+    expect((await get('/healthz', { 'x-request-id': 'trace-123' })).headers['x-request-id']).toBe(
+      'trace-123',
+    );
     expect((await get('/healthz')).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     // A header that could smuggle text into logs is replaced.
-    expect((await get('/healthz', { 'x-request-id': 'bad id\twith tab' })).headers['x-request-id']).not.toContain(' ');
+    expect(
+      (await get('/healthz', { 'x-request-id': 'bad id\twith tab' })).headers['x-request-id'],
+    ).not.toContain(' ');
   });
 
   it('turns malformed JSON and oversized bodies into 400 and 413 envelopes', async () => {
@@ -110,9 +119,19 @@ describe('routing', () => {
     const doc = (await get('/api/v1/openapi.json')).json();
     expect(doc.openapi).toBe('3.0.3');
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/healthz', '/api/v1/health', '/api/v1/features', '/api/v1/pulse/events', '/api/v1/pulse/events/batch', '/api/v1/pulse/reports/top-events']),
+      expect.arrayContaining([
+        '/healthz',
+        '/api/v1/health',
+        '/api/v1/features',
+        '/api/v1/pulse/events',
+        '/api/v1/pulse/events/batch',
+        '/api/v1/pulse/reports/top-events',
+      ]),
     );
-    expect(doc.paths['/api/v1/pulse/events'].post.requestBody.content['application/json'].schema.required).toEqual(['name']);
+    expect(
+      doc.paths['/api/v1/pulse/events'].post.requestBody.content['application/json'].schema
+        .required,
+    ).toEqual(['name']);
     const docs = await get('/docs/');
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger-ui');
@@ -135,8 +154,20 @@ describe('errors from services', () => {
       app.get('/refuse', { schema: { tags: ['boom'] } }, async () => {
         throw badRequest('colour must be red or blue');
       });
-      app.get('/fine', { schema: { tags: ['boom'], response: { 200: Type.Object({ success: Type.Boolean(), data: Type.Object({ a: Type.Integer() }) }) } } }, async () =>
-        ok({ a: 1, secret: 'never serialized' }),
+      app.get(
+        '/fine',
+        {
+          schema: {
+            tags: ['boom'],
+            response: {
+              200: Type.Object({
+                success: Type.Boolean(),
+                data: Type.Object({ a: Type.Integer() }),
+              }),
+            },
+          },
+        },
+        async () => ok({ a: 1, secret: 'never serialized' }),
       );
     },
   };
@@ -158,7 +189,10 @@ describe('errors from services', () => {
   it("passes a service's structured error through", async () => {
     const res = await get('/api/v1/boom/refuse');
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toEqual({ code: 'BAD_REQUEST', message: 'colour must be red or blue' });
+    expect(res.json().error).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'colour must be red or blue',
+    });
   });
 
   it('never sends a field that the response schema does not declare', async () => {
@@ -178,11 +212,22 @@ describe('feature flags', () => {
     gw = await gatewayUnderTest({ FEATURE_PULSE: 'false' });
     const res = await get('/api/v1/pulse/events');
     expect(res.statusCode).toBe(404);
-    expect(res.json().error).toEqual({ code: 'NOT_FOUND', message: 'Route GET /api/v1/pulse/events not found' });
+    expect(res.json().error).toEqual({
+      code: 'NOT_FOUND',
+      message: 'Route GET /api/v1/pulse/events not found',
+    });
     expect((await get('/api/v1/health')).json().data.services).toEqual([]);
-    expect(Object.keys((await get('/api/v1/openapi.json')).json().paths).some((p) => p.startsWith('/api/v1/pulse'))).toBe(false);
+    expect(
+      Object.keys((await get('/api/v1/openapi.json')).json().paths).some((p) =>
+        p.startsWith('/api/v1/pulse'),
+      ),
+    ).toBe(false);
     expect((await get('/pulse/')).body).toContain('<h1>Platform</h1>');
-    expect((await get('/api/v1/features/pulse')).json().data).toMatchObject({ enabled: false, source: 'env', env: false });
+    expect((await get('/api/v1/features/pulse')).json().data).toMatchObject({
+      enabled: false,
+      source: 'env',
+      env: false,
+    });
   });
 
   it('switches a service off and on at runtime, and keeps the override across a restart', async () => {
@@ -190,15 +235,25 @@ describe('feature flags', () => {
     const put = (enabled: unknown) =>
       gw.app.inject({ method: 'PUT', url: '/api/v1/features/pulse', payload: { enabled } });
 
-    expect((await put(false)).json().data).toMatchObject({ enabled: false, source: 'override', override: false });
-    const absent = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: { name: 'x' } });
+    expect((await put(false)).json().data).toMatchObject({
+      enabled: false,
+      source: 'override',
+      override: false,
+    });
+    const absent = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: { name: 'x' },
+    });
     expect(absent.statusCode).toBe(404);
     expect(absent.json().error.message).toBe('Route POST /api/v1/pulse/events not found');
     expect((await get('/api/v1/health')).json().data.services).toEqual([]);
 
     // A second gateway on the same database starts with the override in force.
     const again = await gatewayUnderTest({}, { db: gw.db });
-    expect((await again.app.inject({ method: 'GET', url: '/api/v1/pulse/events' })).statusCode).toBe(404);
+    expect(
+      (await again.app.inject({ method: 'GET', url: '/api/v1/pulse/events' })).statusCode,
+    ).toBe(404);
     await again.app.close();
 
     expect((await put(true)).json().data).toMatchObject({ enabled: true, source: 'override' });
@@ -210,18 +265,33 @@ describe('feature flags', () => {
 
   it('lets an override beat the environment, and clearing it restores the environment', async () => {
     gw = await gatewayUnderTest({ FEATURE_PULSE: 'false' });
-    await gw.app.inject({ method: 'PUT', url: '/api/v1/features/pulse', payload: { enabled: true } });
+    await gw.app.inject({
+      method: 'PUT',
+      url: '/api/v1/features/pulse',
+      payload: { enabled: true },
+    });
     expect((await get('/api/v1/pulse/events')).statusCode).toBe(200);
     await gw.app.inject({ method: 'DELETE', url: '/api/v1/features/pulse' });
-    expect((await get('/api/v1/features/pulse')).json().data).toMatchObject({ enabled: false, source: 'env' });
+    expect((await get('/api/v1/features/pulse')).json().data).toMatchObject({
+      enabled: false,
+      source: 'env',
+    });
   });
 
   it('rejects an unknown flag and a bad body', async () => {
     gw = await gatewayUnderTest();
-    const unknown = await gw.app.inject({ method: 'PUT', url: '/api/v1/features/nope', payload: { enabled: true } });
+    const unknown = await gw.app.inject({
+      method: 'PUT',
+      url: '/api/v1/features/nope',
+      payload: { enabled: true },
+    });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toEqual({ code: 'NOT_FOUND', message: 'Feature not found: nope' });
-    const bad = await gw.app.inject({ method: 'PUT', url: '/api/v1/features/pulse', payload: { enabled: 'yes' } });
+    const bad = await gw.app.inject({
+      method: 'PUT',
+      url: '/api/v1/features/pulse',
+      payload: { enabled: 'yes' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toBe('enabled must be true or false');
     expect((await get('/api/v1/features/pulse')).json().data.source).toBe('default');
@@ -242,7 +312,14 @@ describe('health when a database is down', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
       status: 'degraded',
-      services: [{ name: 'pulse', status: 'unhealthy', via: 'in-process', error: expect.stringContaining('database unreachable') }],
+      services: [
+        {
+          name: 'pulse',
+          status: 'unhealthy',
+          via: 'in-process',
+          error: expect.stringContaining('database unreachable'),
+        },
+      ],
     });
     const own = await get('/api/v1/pulse/healthz');
     expect(own.statusCode).toBe(503);

@@ -39,25 +39,39 @@ describe('proxy mode with a real standalone pulse', () => {
   });
 
   it("passes the service's HTTP errors through unchanged", async () => {
-    const res = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: { userId: 'x' } });
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: { userId: 'x' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe('Event name is required (name)');
-    expect((await gw.app.inject({ method: 'GET', url: '/api/v1/pulse/events/none' })).statusCode).toBe(404);
+    expect(
+      (await gw.app.inject({ method: 'GET', url: '/api/v1/pulse/events/none' })).statusCode,
+    ).toBe(404);
   });
 
   it('checks health at the standalone service', async () => {
     const health = (await gw.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data;
-    expect(health.services).toEqual([{ name: 'pulse', status: 'ok', version: pulse.version, via: 'proxy' }]);
+    expect(health.services).toEqual([
+      { name: 'pulse', status: 'ok', version: pulse.version, via: 'proxy' },
+    ]);
   });
 
   it('documents the proxied routes in the merged OpenAPI document', async () => {
     const doc = (await gw.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/pulse/events', '/api/v1/pulse/reports/top-events']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/pulse/events', '/api/v1/pulse/reports/top-events']),
+    );
     expect(Object.keys(doc.paths).some((p) => p.includes('*'))).toBe(false);
   });
 
   it('answers as absent while the flag is off', async () => {
-    await gw.app.inject({ method: 'PUT', url: '/api/v1/features/pulse', payload: { enabled: false } });
+    await gw.app.inject({
+      method: 'PUT',
+      url: '/api/v1/features/pulse',
+      payload: { enabled: false },
+    });
     const res = await gw.app.inject({ method: 'GET', url: '/api/v1/pulse/events' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error.message).toBe('Route GET /api/v1/pulse/events not found');
@@ -76,8 +90,15 @@ describe('what the proxy sends', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        seen.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
-        res.writeHead(reply.status, { 'content-type': 'application/json', 'x-upstream': 'yes' }).end(reply.body);
+        seen.push({
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+        });
+        res
+          .writeHead(reply.status, { 'content-type': 'application/json', 'x-upstream': 'yes' })
+          .end(reply.body);
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -91,7 +112,12 @@ describe('what the proxy sends', () => {
     const res = await gw.app.inject({
       method: 'PATCH',
       url: '/api/v1/pulse/things/42?b=2&a=1',
-      headers: { host: 'platform.example:3000', 'content-type': 'application/json', 'x-request-id': 'rid-7', 'x-custom': 'kept' },
+      headers: {
+        host: 'platform.example:3000',
+        'content-type': 'application/json',
+        'x-request-id': 'rid-7',
+        'x-custom': 'kept',
+      },
       payload: body,
     });
     expect(res.statusCode).toBe(200);
@@ -115,8 +141,15 @@ describe('what the proxy sends', () => {
   });
 
   it('passes an HTTP 500 from the target through once, without falling back or retrying', async () => {
-    reply = { status: 500, body: '{"success":false,"error":{"code":"INTERNAL_ERROR","message":"upstream broke"}}' };
-    const res = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: { name: 'x' } });
+    reply = {
+      status: 500,
+      body: '{"success":false,"error":{"code":"INTERNAL_ERROR","message":"upstream broke"}}',
+    };
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: { name: 'x' },
+    });
     expect(res.statusCode).toBe(500);
     expect(res.json().error.message).toBe('upstream broke');
     expect(res.headers['x-served-by']).toBeUndefined();
@@ -130,20 +163,35 @@ describe('proxy mode with an unreachable target', () => {
   });
 
   it('serves API requests in-process instead, body and all', async () => {
-    const created = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: { name: 'fallback' } });
+    const created = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: { name: 'fallback' },
+    });
     expect(created.statusCode).toBe(201);
     expect(created.headers['x-served-by']).toBe('in-process-fallback');
     expect(created.json().data.name).toBe('fallback');
-    const own = await gw.db.kysely.withSchema('pulse').selectFrom('events').select('name').execute();
+    const own = await gw.db.kysely
+      .withSchema('pulse')
+      .selectFrom('events')
+      .select('name')
+      .execute();
     expect(own).toEqual([{ name: 'fallback' }]);
-    const invalid = await gw.app.inject({ method: 'POST', url: '/api/v1/pulse/events', payload: {} });
+    const invalid = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: {},
+    });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().error.code).toBe('BAD_REQUEST');
   });
 
   it('falls back in-process for the health check too', async () => {
     const health = (await gw.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data;
-    expect(health).toMatchObject({ status: 'ok', services: [{ name: 'pulse', status: 'ok', via: 'fallback' }] });
+    expect(health).toMatchObject({
+      status: 'ok',
+      services: [{ name: 'pulse', status: 'ok', via: 'fallback' }],
+    });
   });
 
   it('does so over a real socket as well', async () => {

@@ -80,7 +80,11 @@ function filtered(db: PulseDb, filter: EventFilter) {
   return query;
 }
 
-export function listEvents(db: PulseDb, filter: EventFilter, page: { limit: number; offset: number }) {
+export function listEvents(
+  db: PulseDb,
+  filter: EventFilter,
+  page: { limit: number; offset: number },
+) {
   return filtered(db, filter)
     .selectAll()
     .orderBy('timestamp', 'desc')

@@ -13,7 +13,12 @@ const get = (url: string) => svc.app.inject({ method: 'GET', url: `/api/v1/pulse
 
 describe('POST /events', () => {
   it('stores an event and returns it with an 8-character id and an ISO timestamp', async () => {
-    const res = await post('/events', { name: 'page_view', properties: { path: '/home' }, userId: 'u1', sessionId: 's1' });
+    const res = await post('/events', {
+      name: 'page_view',
+      properties: { path: '/home' },
+      userId: 'u1',
+      sessionId: 's1',
+    });
     expect(res.statusCode).toBe(201);
     const { success, data } = res.json();
     expect(success).toBe(true);
@@ -122,15 +127,22 @@ describe('POST /events/batch', () => {
   });
 
   it('rejects a batch over 1 MiB with BAD_REQUEST', async () => {
-    const res = await post('/events/batch', { events: events(10, { properties: { blob: 'x'.repeat(110_000) } }) });
+    const res = await post('/events/batch', {
+      events: events(10, { properties: { blob: 'x'.repeat(110_000) } }),
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('1 MiB') });
+    expect(res.json().error).toEqual({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('1 MiB'),
+    });
     expect((await get('/events')).json().data).toEqual([]);
   });
 
   it('rejects a batch without events', async () => {
     expect((await post('/events/batch', {})).json().error.message).toBe('events is required');
-    expect((await post('/events/batch', { events: [] })).json().error.message).toBe('events must have at least 1 item');
+    expect((await post('/events/batch', { events: [] })).json().error.message).toBe(
+      'events must have at least 1 item',
+    );
   });
 });
 
@@ -138,14 +150,39 @@ describe('GET /events', () => {
   beforeEach(async () => {
     await post('/events/batch', {
       events: [
-        { id: 'a', name: 'view', userId: 'u1', sessionId: 's1', timestamp: '2026-01-01T10:00:00.000Z' },
-        { id: 'b', name: 'click', userId: 'u1', sessionId: 's2', timestamp: '2026-01-02T10:00:00.000Z' },
-        { id: 'c', name: 'view', userId: 'u2', sessionId: 's2', timestamp: '2026-01-03T10:00:00.000Z' },
-        { id: 'd', name: 'view', userId: 'u2', sessionId: 's3', timestamp: '2026-01-04T10:00:00.000Z' },
+        {
+          id: 'a',
+          name: 'view',
+          userId: 'u1',
+          sessionId: 's1',
+          timestamp: '2026-01-01T10:00:00.000Z',
+        },
+        {
+          id: 'b',
+          name: 'click',
+          userId: 'u1',
+          sessionId: 's2',
+          timestamp: '2026-01-02T10:00:00.000Z',
+        },
+        {
+          id: 'c',
+          name: 'view',
+          userId: 'u2',
+          sessionId: 's2',
+          timestamp: '2026-01-03T10:00:00.000Z',
+        },
+        {
+          id: 'd',
+          name: 'view',
+          userId: 'u2',
+          sessionId: 's3',
+          timestamp: '2026-01-04T10:00:00.000Z',
+        },
       ],
     });
   });
-  const ids = async (query: string) => (await get(`/events${query}`)).json().data.map((e: { id: string }) => e.id);
+  const ids = async (query: string) =>
+    (await get(`/events${query}`)).json().data.map((e: { id: string }) => e.id);
 
   it('lists newest first', async () => {
     expect(await ids('')).toEqual(['d', 'c', 'b', 'a']);
@@ -220,7 +257,9 @@ describe('GET /reports/top-events', () => {
       { name: 'click', count: 3 },
       { name: 'view', count: 1 },
     ]);
-    expect((await get('/reports/top-events?to=2026-03-01&limit=1')).json().data).toEqual([{ name: 'view', count: 5 }]);
+    expect((await get('/reports/top-events?to=2026-03-01&limit=1')).json().data).toEqual([
+      { name: 'view', count: 5 },
+    ]);
     expect((await get('/reports/top-events?limit=0')).statusCode).toBe(400);
   });
 });
@@ -228,6 +267,9 @@ describe('GET /reports/top-events', () => {
 describe('healthz', () => {
   it('answers with the service name and version', async () => {
     const res = await get('/healthz');
-    expect(res.json()).toEqual({ success: true, data: { name: 'pulse', version: pulse.version, status: 'ok' } });
+    expect(res.json()).toEqual({
+      success: true,
+      data: { name: 'pulse', version: pulse.version, status: 'ok' },
+    });
   });
 });

@@ -22,10 +22,13 @@ export class GatewayClient {
   constructor(private readonly transport: Transport) {}
 
   health() {
-    return call<{ status: 'ok' | 'degraded'; version: string; services: ServiceHealth[] }>(this.transport, {
-      method: 'GET',
-      path: '/api/v1/health',
-    });
+    return call<{ status: 'ok' | 'degraded'; version: string; services: ServiceHealth[] }>(
+      this.transport,
+      {
+        method: 'GET',
+        path: '/api/v1/health',
+      },
+    );
   }
 
   features() {
@@ -41,6 +44,9 @@ export class GatewayClient {
   }
 
   clearFeature(name: string) {
-    return call<FeatureFlag>(this.transport, { method: 'DELETE', path: `/api/v1/features/${encodeURIComponent(name)}` });
+    return call<FeatureFlag>(this.transport, {
+      method: 'DELETE',
+      path: `/api/v1/features/${encodeURIComponent(name)}`,
+    });
   }
 }

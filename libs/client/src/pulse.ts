@@ -36,7 +36,11 @@ export class PulseClient {
   constructor(private readonly transport: Transport) {}
 
   track(event: EventInput) {
-    return call<PulseEvent>(this.transport, { method: 'POST', path: `${BASE}/events`, body: event });
+    return call<PulseEvent>(this.transport, {
+      method: 'POST',
+      path: `${BASE}/events`,
+      body: event,
+    });
   }
 
   trackBatch(events: EventInput[]) {
@@ -48,11 +52,18 @@ export class PulseClient {
   }
 
   listEvents(filter: EventFilter = {}) {
-    return call<PulseEvent[]>(this.transport, { method: 'GET', path: `${BASE}/events`, query: { ...filter } });
+    return call<PulseEvent[]>(this.transport, {
+      method: 'GET',
+      path: `${BASE}/events`,
+      query: { ...filter },
+    });
   }
 
   getEvent(id: string) {
-    return call<PulseEvent>(this.transport, { method: 'GET', path: `${BASE}/events/${encodeURIComponent(id)}` });
+    return call<PulseEvent>(this.transport, {
+      method: 'GET',
+      path: `${BASE}/events/${encodeURIComponent(id)}`,
+    });
   }
 
   topEvents(filter: { from?: string; to?: string; limit?: number } = {}) {

@@ -39,7 +39,8 @@ export class ConnectionError extends Error {
 
 export function pathWithQuery(path: string, query: ApiRequest['query'] = {}): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined) params.set(key, String(value));
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
 }
@@ -59,7 +60,10 @@ export function httpTransport(baseUrl: string, options: HttpTransportOptions = {
       try {
         response = await undiciRequest(`${base}${pathWithQuery(path, query)}`, {
           method,
-          headers: { ...options.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            ...options.headers,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
           headersTimeout: timeout,
           bodyTimeout: timeout,
@@ -74,7 +78,12 @@ export function httpTransport(baseUrl: string, options: HttpTransportOptions = {
 }
 
 interface Injectable {
-  inject(options: { method: string; url: string; payload?: string; headers?: Record<string, string> }): Promise<{
+  inject(options: {
+    method: string;
+    url: string;
+    payload?: string;
+    headers?: Record<string, string>;
+  }): Promise<{
     statusCode: number;
     body: string;
   }>;
@@ -87,15 +96,22 @@ export function injectTransport(app: Injectable, headers: Record<string, string>
       const response = await app.inject({
         method,
         url: pathWithQuery(path, query),
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...headers,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         payload: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.statusCode, body: response.body ? JSON.parse(response.body) : undefined };
+      return {
+        status: response.statusCode,
+        body: response.body ? JSON.parse(response.body) : undefined,
+      };
     },
   };
 }
 
-type Envelope<T> = { success: true; data: T } | { success: false; error: { code: string; message: string } };
+type Envelope<T> =
+  { success: true; data: T } | { success: false; error: { code: string; message: string } };
 
 /** Sends a request and returns `data`, or throws PlatformError with the envelope's code and message. */
 export async function call<T>(transport: Transport, request: ApiRequest): Promise<T> {
@@ -105,5 +121,9 @@ export async function call<T>(transport: Transport, request: ApiRequest): Promis
     if (envelope.success) return envelope.data;
     throw new PlatformError(envelope.error.code, envelope.error.message, status);
   }
-  throw new PlatformError('BAD_GATEWAY', `Unexpected response (HTTP ${status}) without the envelope`, status);
+  throw new PlatformError(
+    'BAD_GATEWAY',
+    `Unexpected response (HTTP ${status}) without the envelope`,
+    status,
+  );
 }

@@ -90,9 +90,20 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return sendError(reply, 'NOT_FOUND', `Route ${request.method} ${path} not found`);
 }
 
-const DB_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', '57P01', '57P03']);
+const DB_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  '57P01',
+  '57P03',
+]);
 
-function errorHandler(error: FastifyError & { cause?: unknown }, request: FastifyRequest, reply: FastifyReply) {
+function errorHandler(
+  error: FastifyError & { cause?: unknown },
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   if (error instanceof ApiError) {
     if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error }, error.message);
     return sendError(reply, error.code, error.message);
@@ -101,12 +112,24 @@ function errorHandler(error: FastifyError & { cause?: unknown }, request: Fastif
     case 'FST_ERR_CTP_BODY_TOO_LARGE': {
       const message = request.routeOptions.config?.bodyTooLargeMessage;
       if (message) return sendError(reply, 'BAD_REQUEST', message);
-      return sendError(reply, 'PAYLOAD_TOO_LARGE', 'Request body is larger than this route accepts');
+      return sendError(
+        reply,
+        'PAYLOAD_TOO_LARGE',
+        'Request body is larger than this route accepts',
+      );
     }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return sendError(reply, 'UNSUPPORTED_MEDIA_TYPE', `Unsupported content type: ${request.headers['content-type'] ?? 'none'}; send application/json`);
+      return sendError(
+        reply,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Unsupported content type: ${request.headers['content-type'] ?? 'none'}; send application/json`,
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return sendError(reply, 'BAD_REQUEST', 'Request body is empty but content-type is application/json');
+      return sendError(
+        reply,
+        'BAD_REQUEST',
+        'Request body is empty but content-type is application/json',
+      );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return sendError(reply, 'BAD_REQUEST', `Malformed JSON body: ${error.message}`);
   }
@@ -114,14 +137,21 @@ function errorHandler(error: FastifyError & { cause?: unknown }, request: Fastif
     return sendError(reply, 'BAD_REQUEST', `Malformed JSON body: ${error.message}`);
   }
   const pgCode = (error as { code?: string }).code ?? '';
-  if (pgCode === '23505') return sendError(reply, 'CONFLICT', 'A record with the same unique value already exists');
+  if (pgCode === '23505')
+    return sendError(reply, 'CONFLICT', 'A record with the same unique value already exists');
   if (DB_UNAVAILABLE.has(pgCode)) {
     request.log.error({ err: error }, 'database unavailable');
     return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is unavailable; try again later');
   }
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return sendError(reply, codeForStatus(status), error.message, status);
+  if (status >= 400 && status < 500)
+    return sendError(reply, codeForStatus(status), error.message, status);
   request.log.error({ err: error }, 'unhandled error');
   // Never leak a stack or SQL text; the request id lets an operator find the log line.
-  return sendError(reply, codeForStatus(status), `Internal server error (request id ${request.id})`, status >= 500 ? status : 500);
+  return sendError(
+    reply,
+    codeForStatus(status),
+    `Internal server error (request id ${request.id})`,
+    status >= 500 ? status : 500,
+  );
 }

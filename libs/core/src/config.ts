@@ -19,7 +19,12 @@ export function envString(env: Env, name: string, fallback?: string) {
   return present(env, name) ?? fallback;
 }
 
-export function envInt(env: Env, name: string, fallback: number, range: { min?: number; max?: number } = {}) {
+export function envInt(
+  env: Env,
+  name: string,
+  fallback: number,
+  range: { min?: number; max?: number } = {},
+) {
   const raw = present(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -52,9 +57,15 @@ export function envUrl(env: Env, name: string): string | undefined {
   }
 }
 
-export function envEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+export function envEnum<T extends string>(
+  env: Env,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
   const raw = present(env, name);
   if (raw === undefined) return fallback;
-  if (!allowed.includes(raw as T)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  if (!allowed.includes(raw as T))
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
 }

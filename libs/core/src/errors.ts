@@ -34,7 +34,10 @@ export const badRequest = (message: string) => new ApiError('BAD_REQUEST', messa
 
 /** `<Resource> not found: <idOrName>` (spec 7). */
 export const notFound = (resource: string, idOrName?: string) =>
-  new ApiError('NOT_FOUND', idOrName === undefined ? `${resource} not found` : `${resource} not found: ${idOrName}`);
+  new ApiError(
+    'NOT_FOUND',
+    idOrName === undefined ? `${resource} not found` : `${resource} not found: ${idOrName}`,
+  );
 
 export const conflict = (message: string) => new ApiError('CONFLICT', message);
 

@@ -3,7 +3,15 @@ export * from './schemas.js';
 export * from './config.js';
 export * from './ids.js';
 export * from './time.js';
-export { createApp, sendError, notFoundHandler, loggerOptions, MiB, type App, type AppOptions } from './app.js';
+export {
+  createApp,
+  sendError,
+  notFoundHandler,
+  loggerOptions,
+  MiB,
+  type App,
+  type AppOptions,
+} from './app.js';
 export { schemaErrorFormatter } from './validation.js';
 export * from './service.js';
 export * from './standalone.js';

@@ -34,14 +34,20 @@ export const ok = <T>(data: T) => ({ success: true as const, data });
 
 /** `limit` and `offset` of every list (ARCHITECTURE: limit 100 by default, 1000 at most). */
 export const PageQuery = {
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size (1-1000)' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 100,
+    description: 'Page size (1-1000)',
+  }),
   offset: Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip' }),
 };
 
 /** A date (YYYY-MM-DD) or an ISO 8601 timestamp, for `from` and `to` filters. */
 export const Instant = (description: string) =>
   Type.String({
-    pattern: '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$',
+    pattern:
+      '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$',
     description: `${description}: a date (YYYY-MM-DD) or an ISO 8601 timestamp`,
     examples: ['2026-01-31', '2026-01-31T12:00:00.000Z'],
   });

@@ -42,12 +42,21 @@ export function serviceRoutes(manifest: ServiceManifest): FastifyPluginAsync<Ser
   return async (scope, { db }) => {
     scope.get(
       '/healthz',
-      { schema: { tags: [manifest.name], summary: `Health of ${manifest.title}`, response: responses({ 200: HealthSchema }) } },
+      {
+        schema: {
+          tags: [manifest.name],
+          summary: `Health of ${manifest.title}`,
+          response: responses({ 200: HealthSchema }),
+        },
+      },
       async () => {
         try {
           await db.ping();
         } catch (error) {
-          throw serviceUnavailable(`${manifest.name}: database unreachable (${(error as Error).message})`, error);
+          throw serviceUnavailable(
+            `${manifest.name}: database unreachable (${(error as Error).message})`,
+            error,
+          );
         }
         return ok({ name: manifest.name, version: manifest.version, status: 'ok' as const });
       },

@@ -12,7 +12,10 @@ export function parseInstant(value: string, field: string, bound: 'from' | 'to')
   if (Number.isNaN(date.getTime()) || (dateOnly && date.toISOString().slice(0, 10) !== value)) {
     throw badRequest(`${field} is not a valid date or timestamp: ${value}`);
   }
-  if (dateOnly && bound === 'to') date.setUTCDate(date.getUTCDate() + 1), date.setUTCMilliseconds(-1);
+  if (dateOnly && bound === 'to') {
+    date.setUTCDate(date.getUTCDate() + 1);
+    date.setUTCMilliseconds(-1);
+  }
   return date;
 }
 

@@ -1,6 +1,10 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifySchema, FastifySchemaValidationError, SchemaErrorDataVar } from 'fastify/types/schema';
+import type {
+  FastifySchema,
+  FastifySchemaValidationError,
+  SchemaErrorDataVar,
+} from 'fastify/types/schema';
 import { ApiError } from './errors.js';
 
 interface AjvError extends FastifySchemaValidationError {
@@ -13,7 +17,10 @@ function toPath(instancePath: string): string {
     .split('/')
     .filter(Boolean)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+    .reduce(
+      (path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part),
+      '',
+    );
 }
 
 const join = (path: string, field: string) => (path ? `${path}.${field}` : field);
@@ -74,17 +81,31 @@ function describe(error: AjvError, where: SchemaErrorDataVar): string {
 }
 
 /** Turns Ajv's first error into one sentence that names the field, e.g. `events[3].name is required`. */
-export function schemaErrorFormatter(errors: FastifySchemaValidationError[], where: SchemaErrorDataVar) {
+export function schemaErrorFormatter(
+  errors: FastifySchemaValidationError[],
+  where: SchemaErrorDataVar,
+) {
   const error = new ApiError('BAD_REQUEST', describe(errors[0] as AjvError, where));
   return Object.assign(error, { validation: errors, validationContext: where });
 }
 
 // Query strings, params and headers arrive as text, so their numbers and booleans are coerced;
 // a JSON body is taken as sent: `"name": 5` is an error, not the string "5".
-const ajvOptions = { verbose: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+const ajvOptions = {
+  verbose: true,
+  useDefaults: true,
+  removeAdditional: false,
+  strict: false,
+} as const;
 const textAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
 const bodyAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
 
-export function validatorCompiler({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }): ValidateFunction {
+export function validatorCompiler({
+  schema,
+  httpPart,
+}: {
+  schema: FastifySchema;
+  httpPart?: string;
+}): ValidateFunction {
   return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
 }

@@ -10,7 +10,7 @@ import {
   parseInstant,
   parseRange,
   type ServiceManifest,
-} from '@platform/core';
+} from '../src/index';
 import { openDatabase } from '@platform/db';
 
 describe('newId', () => {
@@ -34,22 +34,34 @@ describe('configuration', () => {
     expect(() => envInt({ PORT: '80a' }, 'PORT', 3000, { min: 0, max: 65535 })).toThrow(
       new ConfigError('PORT', 'must be an integer from 0 to 65535, got "80a"'),
     );
-    expect(() => envInt({ PORT: '70000' }, 'PORT', 3000, { min: 0, max: 65535 })).toThrow(/PORT must be an integer/);
+    expect(() => envInt({ PORT: '70000' }, 'PORT', 3000, { min: 0, max: 65535 })).toThrow(
+      /PORT must be an integer/,
+    );
     expect(envBool({ F: 'TRUE' }, 'F')).toBe(true);
     expect(envBool({ F: '0' }, 'F')).toBe(false);
     expect(envBool({ F: '' }, 'F')).toBeUndefined();
     expect(envUrl({ U: 'http://x:1/' }, 'U')).toBe('http://x:1');
-    expect(() => envUrl({ U: 'x:1' }, 'U')).toThrow('Invalid configuration: U must be an absolute URL, got "x:1"');
+    expect(() => envUrl({ U: 'x:1' }, 'U')).toThrow(
+      'Invalid configuration: U must be an absolute URL, got "x:1"',
+    );
   });
 });
 
 describe('from/to filters', () => {
   it('reads dates as whole days and timestamps as given', () => {
-    expect(parseInstant('2026-01-31', 'from', 'from').toISOString()).toBe('2026-01-31T00:00:00.000Z');
+    expect(parseInstant('2026-01-31', 'from', 'from').toISOString()).toBe(
+      '2026-01-31T00:00:00.000Z',
+    );
     expect(parseInstant('2026-01-31', 'to', 'to').toISOString()).toBe('2026-01-31T23:59:59.999Z');
-    expect(parseInstant('2026-01-31T10:00:00+02:00', 'to', 'to').toISOString()).toBe('2026-01-31T08:00:00.000Z');
-    expect(() => parseInstant('2026-13-01', 'from', 'from')).toThrow('from is not a valid date or timestamp: 2026-13-01');
-    expect(() => parseRange({ from: '2026-02-01', to: '2026-01-01' })).toThrow('from must not be after to');
+    expect(parseInstant('2026-01-31T10:00:00+02:00', 'to', 'to').toISOString()).toBe(
+      '2026-01-31T08:00:00.000Z',
+    );
+    expect(() => parseInstant('2026-13-01', 'from', 'from')).toThrow(
+      'from is not a valid date or timestamp: 2026-13-01',
+    );
+    expect(() => parseRange({ from: '2026-02-01', to: '2026-01-01' })).toThrow(
+      'from must not be after to',
+    );
   });
 });
 

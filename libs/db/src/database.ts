@@ -43,7 +43,9 @@ async function openPostgres(url: string, poolSize: number): Promise<PlatformData
     connectionTimeoutMillis: 5_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === INT8_OID
+          ? parseInt8
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client losing its server must not take the process down.
@@ -76,7 +78,10 @@ function wrap(kind: PlatformDatabase['kind'], kysely: Kysely<any>): PlatformData
     async ping(timeoutMs = 2_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`database did not answer within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`database did not answer within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       });
       try {
         await Promise.race([sql`select 1`.execute(kysely), timeout]);

@@ -1,5 +1,18 @@
-export { openDatabase, fromPGlite, MEMORY, type DatabaseOptions, type PlatformDatabase } from './database.js';
+export {
+  openDatabase,
+  fromPGlite,
+  MEMORY,
+  type DatabaseOptions,
+  type PlatformDatabase,
+} from './database.js';
 export { migrateSchema, type Migrations } from './migrate.js';
 export { selectByIdOrName } from './lookup.js';
 export { PGliteDialect } from './pglite-dialect.js';
-export { Kysely, sql, type Generated, type Migration, type Selectable, type Insertable } from 'kysely';
+export {
+  Kysely,
+  sql,
+  type Generated,
+  type Migration,
+  type Selectable,
+  type Insertable,
+} from 'kysely';

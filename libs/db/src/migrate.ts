@@ -22,9 +22,12 @@ export async function migrateSchema(
   const failed = results.find((r) => r.status === 'Error');
   if (error || failed) {
     const cause = error instanceof Error ? error.message : String(error ?? 'unknown error');
-    throw new Error(`Migration ${failed?.migrationName ?? ''} of schema "${schema}" failed: ${cause}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Migration ${failed?.migrationName ?? ''} of schema "${schema}" failed: ${cause}`,
+      {
+        cause: error,
+      },
+    );
   }
   return results.map((r) => r.migrationName);
 }

@@ -50,7 +50,6 @@ class PGliteConnection implements DatabaseConnection {
       : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
   }
 
-  // eslint-disable-next-line require-yield
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on PGlite');
   }

@@ -10,7 +10,10 @@ export interface ServiceUnderTest {
 }
 
 /** One service on its own instance and a fresh, migrated database, driven with `app.inject`. */
-export async function serviceUnderTest(manifest: ServiceManifest, db?: PlatformDatabase): Promise<ServiceUnderTest> {
+export async function serviceUnderTest(
+  manifest: ServiceManifest,
+  db?: PlatformDatabase,
+): Promise<ServiceUnderTest> {
   const database = db ?? (await testDatabase());
   await migrateSchema(database, manifest.name, manifest.migrations);
   const app = await buildServiceApp(manifest, { db: database });

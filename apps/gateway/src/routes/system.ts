@@ -19,8 +19,12 @@ const FlagSchema = Type.Object({
     description: 'What decided `enabled`: a runtime override, FEATURE_<NAME>, or the default',
   }),
   default: Type.Boolean(),
-  env: Type.Union([Type.Boolean(), Type.Null()], { description: 'FEATURE_<NAME>, null when unset' }),
-  override: Type.Union([Type.Boolean(), Type.Null()], { description: 'Runtime override, null when none' }),
+  env: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'FEATURE_<NAME>, null when unset',
+  }),
+  override: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'Runtime override, null when none',
+  }),
 });
 
 const ServiceHealthSchema = Type.Object({
@@ -45,7 +49,9 @@ const tags = ['gateway'];
 /** The gateway's own routes: /healthz, aggregated health and feature flags. */
 export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app, options) => {
   const { services, flags } = options;
-  const NameParams = Type.Object({ name: Type.String({ description: 'Service name, e.g. pulse' }) });
+  const NameParams = Type.Object({
+    name: Type.String({ description: 'Service name, e.g. pulse' }),
+  });
   const known = (name: string) => {
     if (!flags.has(name)) throw notFound('Feature', name);
     return name;
@@ -57,7 +63,13 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
       schema: {
         tags,
         summary: 'Gateway health',
-        response: responses({ 200: Type.Object({ name: Type.String(), version: Type.String(), status: Type.Literal('ok') }) }),
+        response: responses({
+          200: Type.Object({
+            name: Type.String(),
+            version: Type.String(),
+            status: Type.Literal('ok'),
+          }),
+        }),
       },
     },
     async () => ok({ name: 'gateway', version: GATEWAY_VERSION, status: 'ok' as const }),
@@ -69,7 +81,8 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
       schema: {
         tags,
         summary: 'Health of every enabled service',
-        description: 'status is ok when every enabled service answered its /healthz, degraded otherwise.',
+        description:
+          'status is ok when every enabled service answered its /healthz, degraded otherwise.',
         response: responses({
           200: Type.Object({
             status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
@@ -82,22 +95,44 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     async () => {
       const enabled = services.filter((s) => flags.isEnabled(s.name));
       const results = await Promise.all(
-        enabled.map((s) => checkService(s, options.inProcess(s.name), options.proxies[s.name], options.healthTimeoutMs)),
+        enabled.map((s) =>
+          checkService(
+            s,
+            options.inProcess(s.name),
+            options.proxies[s.name],
+            options.healthTimeoutMs,
+          ),
+        ),
       );
-      const status = results.every((r) => r.status === 'ok') ? ('ok' as const) : ('degraded' as const);
+      const status = results.every((r) => r.status === 'ok')
+        ? ('ok' as const)
+        : ('degraded' as const);
       return ok({ status, version: GATEWAY_VERSION, services: results });
     },
   );
 
   app.get(
     '/api/v1/features',
-    { schema: { tags, summary: 'Every feature flag, its state and its source', response: responses({ 200: Type.Array(FlagSchema) }) } },
+    {
+      schema: {
+        tags,
+        summary: 'Every feature flag, its state and its source',
+        response: responses({ 200: Type.Array(FlagSchema) }),
+      },
+    },
     async () => ok(flags.list()),
   );
 
   app.get(
     '/api/v1/features/:name',
-    { schema: { tags, summary: 'One feature flag', params: NameParams, response: responses({ 200: FlagSchema }) } },
+    {
+      schema: {
+        tags,
+        summary: 'One feature flag',
+        params: NameParams,
+        response: responses({ 200: FlagSchema }),
+      },
+    },
     async (request) => ok(flags.state(known(request.params.name))),
   );
 
@@ -113,7 +148,8 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
         response: responses({ 200: FlagSchema }),
       },
     },
-    async (request) => ok(await flags.setOverride(known(request.params.name), request.body.enabled)),
+    async (request) =>
+      ok(await flags.setOverride(known(request.params.name), request.body.enabled)),
   );
 
   app.delete(

@@ -12,10 +12,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('timestamp', 'timestamptz', (c) => c.notNull())
     .addColumn('received_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('events_timestamp_idx').on('events').columns(['timestamp desc', 'id desc']).execute();
-  await db.schema.createIndex('events_name_timestamp_idx').on('events').columns(['name', 'timestamp']).execute();
-  await db.schema.createIndex('events_user_timestamp_idx').on('events').columns(['user_id', 'timestamp']).execute();
-  await db.schema.createIndex('events_session_timestamp_idx').on('events').columns(['session_id', 'timestamp']).execute();
+  await db.schema
+    .createIndex('events_timestamp_idx')
+    .on('events')
+    .columns(['timestamp desc', 'id desc'])
+    .execute();
+  await db.schema
+    .createIndex('events_name_timestamp_idx')
+    .on('events')
+    .columns(['name', 'timestamp'])
+    .execute();
+  await db.schema
+    .createIndex('events_user_timestamp_idx')
+    .on('events')
+    .columns(['user_id', 'timestamp'])
+    .execute();
+  await db.schema
+    .createIndex('events_session_timestamp_idx')
+    .on('events')
+    .columns(['session_id', 'timestamp'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

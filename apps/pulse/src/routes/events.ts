@@ -12,7 +12,15 @@ import {
   type FastifyPluginAsyncTypebox,
   type Static,
 } from '@platform/core';
-import { findEvent, insertEvent, insertEvents, listEvents, type EventRow, type NewEvent, type PulseDb } from '../repository.js';
+import {
+  findEvent,
+  insertEvent,
+  insertEvents,
+  listEvents,
+  type EventRow,
+  type NewEvent,
+  type PulseDb,
+} from '../repository.js';
 
 const Text = (title: string, description: string) =>
   Type.String({ minLength: 1, maxLength: 200, title, description });
@@ -26,10 +34,17 @@ export const EventInputSchema = Type.Object({
     }),
   ),
   name: Text('event name', 'What happened, e.g. page_view'),
-  properties: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form event data' })),
+  properties: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form event data' }),
+  ),
   userId: Type.Optional(Text('user id', 'Who did it')),
   sessionId: Type.Optional(Text('session id', 'In which session')),
-  timestamp: Type.Optional(Type.String({ format: 'date-time', description: 'When it happened; defaults to the time received' })),
+  timestamp: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'When it happened; defaults to the time received',
+    }),
+  ),
 });
 
 export const EventSchema = Type.Object({
@@ -83,14 +98,18 @@ function toNewEvent(input: Static<typeof EventInputSchema>, receivedAt: Date): N
 
 const tags = ['pulse'];
 
-export const eventRoutes: FastifyPluginAsyncTypebox<{ pulse: PulseDb }> = async (app, { pulse }) => {
+export const eventRoutes: FastifyPluginAsyncTypebox<{ pulse: PulseDb }> = async (
+  app,
+  { pulse },
+) => {
   app.post(
     '/events',
     {
       schema: {
         tags,
         summary: 'Track one event',
-        description: 'Answers 201 with the stored event, or 200 with the stored one when its id was sent before.',
+        description:
+          'Answers 201 with the stored event, or 200 with the stored one when its id was sent before.',
         body: EventInputSchema,
         response: responses({ 200: EventSchema, 201: EventSchema }),
       },
@@ -127,7 +146,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ pulse: PulseDb }> = async 
       const receivedAt = new Date();
       const events = request.body.events.map((input) => toNewEvent(input, receivedAt));
       const stored = await insertEvents(pulse, events);
-      return reply.code(201).send(ok({ ingested: stored.size, duplicates: events.length - stored.size }));
+      return reply
+        .code(201)
+        .send(ok({ ingested: stored.size, duplicates: events.length - stored.size }));
     },
   );
 
@@ -143,7 +164,11 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ pulse: PulseDb }> = async 
     },
     async (request) => {
       const { name, userId, sessionId, limit, offset } = request.query;
-      const rows = await listEvents(pulse, { name, userId, sessionId, ...parseRange(request.query) }, { limit, offset });
+      const rows = await listEvents(
+        pulse,
+        { name, userId, sessionId, ...parseRange(request.query) },
+        { limit, offset },
+      );
       return ok(rows.map(toEvent));
     },
   );

@@ -11,12 +11,20 @@ import { topEvents, type PulseDb } from '../repository.js';
 const TopEventsQuery = Type.Object({
   from: Type.Optional(Instant('Count events at or after')),
   to: Type.Optional(Instant('Count events at or before')),
-  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 10, description: 'How many names (1-1000, default 10)' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 10,
+    description: 'How many names (1-1000, default 10)',
+  }),
 });
 
 const TopEventRow = Type.Object({ name: Type.String(), count: Type.Integer() });
 
-export const reportRoutes: FastifyPluginAsyncTypebox<{ pulse: PulseDb }> = async (app, { pulse }) => {
+export const reportRoutes: FastifyPluginAsyncTypebox<{ pulse: PulseDb }> = async (
+  app,
+  { pulse },
+) => {
   app.get(
     '/reports/top-events',
     {

@@ -2,8 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { migrateSchema, openDatabase, selectByIdOrName, type Migrations, type PlatformDatabase } from '@platform/db';
-import { testDatabase } from '@platform/testing';
+import {
+  migrateSchema,
+  openDatabase,
+  selectByIdOrName,
+  type Migrations,
+  type PlatformDatabase,
+} from '@platform/db';
+import { testDatabase } from '../src/index';
 
 const things: Migrations = {
   '001-things': {
@@ -14,7 +20,12 @@ const things: Migrations = {
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('n', 'bigint', (c) => c.notNull().defaultTo(0))
         .execute();
-      await db.schema.createIndex('things_name_key').unique().on('things').expression(sql`lower(name)`).execute();
+      await db.schema
+        .createIndex('things_name_key')
+        .unique()
+        .on('things')
+        .expression(sql`lower(name)`)
+        .execute();
     },
   },
 };
@@ -48,8 +59,12 @@ describe('migrations', () => {
   });
 
   it('reports a failing migration by name and schema', async () => {
-    const broken: Migrations = { '001-broken': { up: async (k) => void (await sql`select * from nowhere`.execute(k)) } };
-    await expect(migrateSchema(db, 'gamma', broken)).rejects.toThrow(/Migration 001-broken of schema "gamma" failed/);
+    const broken: Migrations = {
+      '001-broken': { up: async (k) => void (await sql`select * from nowhere`.execute(k)) },
+    };
+    await expect(migrateSchema(db, 'gamma', broken)).rejects.toThrow(
+      /Migration 001-broken of schema "gamma" failed/,
+    );
   });
 });
 
@@ -68,7 +83,8 @@ describe('queries', () => {
   });
 
   it('resolves an exact id first, then a name case-insensitively (spec 2.1)', async () => {
-    const find = (key: string) => selectByIdOrName<{ id: string }>(things$, 'things', key).then((r) => r?.id);
+    const find = (key: string) =>
+      selectByIdOrName<{ id: string }>(things$, 'things', key).then((r) => r?.id);
     expect(await find('Ab12Cd34')).toBe('Ab12Cd34');
     expect(await find('ab12cd34')).toBeUndefined();
     expect(await find('WIDGET')).toBe('Ab12Cd34');
@@ -78,7 +94,10 @@ describe('queries', () => {
   });
 
   it('returns int8 values as numbers', async () => {
-    const { count } = await things$.selectFrom('things').select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
+    const { count } = await things$
+      .selectFrom('things')
+      .select(sql<number>`count(*)`.as('count'))
+      .executeTakeFirstOrThrow();
     expect(count).toBe(2);
   });
 
@@ -87,20 +106,39 @@ describe('queries', () => {
     const increment = () =>
       db.kysely.transaction().execute(async (trx) => {
         const t = trx.withSchema('alpha') as unknown as Kysely<ThingsDb>;
-        const { n } = await t.selectFrom('things').select('n').where('id', '=', 'widget').forUpdate().executeTakeFirstOrThrow();
+        const { n } = await t
+          .selectFrom('things')
+          .select('n')
+          .where('id', '=', 'widget')
+          .forUpdate()
+          .executeTakeFirstOrThrow();
         await new Promise((resolve) => setTimeout(resolve, 1));
-        await t.updateTable('things').set({ n: n + 1 }).where('id', '=', 'widget').execute();
+        await t
+          .updateTable('things')
+          .set({ n: n + 1 })
+          .where('id', '=', 'widget')
+          .execute();
       });
     const others = () => things$.selectFrom('things').selectAll().execute();
-    await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? increment() : others().then(increment))));
-    const { n } = await things$.selectFrom('things').select('n').where('id', '=', 'widget').executeTakeFirstOrThrow();
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? increment() : others().then(increment))),
+    );
+    const { n } = await things$
+      .selectFrom('things')
+      .select('n')
+      .where('id', '=', 'widget')
+      .executeTakeFirstOrThrow();
     expect(n).toBe(100);
   });
 
   it('rolls back a failed transaction and keeps serving', async () => {
     await expect(
       db.kysely.transaction().execute(async (trx) => {
-        await trx.withSchema('alpha').insertInto('things').values({ id: 'new', name: 'New' }).execute();
+        await trx
+          .withSchema('alpha')
+          .insertInto('things')
+          .values({ id: 'new', name: 'New' })
+          .execute();
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -115,7 +153,11 @@ describe('the embedded database on disk', () => {
     try {
       const first = await openDatabase({ dataDir: dir });
       await migrateSchema(first, 'alpha', things);
-      await first.schema<ThingsDb>('alpha').insertInto('things').values({ id: 'keep', name: 'Kept', n: 7 }).execute();
+      await first
+        .schema<ThingsDb>('alpha')
+        .insertInto('things')
+        .values({ id: 'keep', name: 'Kept', n: 7 })
+        .execute();
       await first.close();
 
       const second = await openDatabase({ dataDir: dir });
