@@ -15,5 +15,6 @@ module.exports = {
     '^@platform/([a-z-]+)$': '<rootDir>/apps/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
+  setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
   testTimeout: 30_000,
 };

@@ -11,7 +11,55 @@ import {
   type ServiceManifest,
 } from '@platform/core';
 
-/** The gateway's configuration, read once at start-up; the README has a row for each variable. */
+/** Every variable the gateway reads; `<NAME>` is a service name in capitals (PULSE, ...). */
+export const GATEWAY_VARIABLES = [
+  { name: 'PORT', default: '3000', description: 'Port to listen on' },
+  { name: 'HOST', default: '0.0.0.0', description: 'Interface to listen on' },
+  {
+    name: 'DATABASE_URL',
+    default: 'unset',
+    description: 'PostgreSQL connection string; unset means the embedded PGlite',
+  },
+  {
+    name: 'DATA_DIR',
+    default: '.data',
+    description: 'Where PGlite keeps its files; memory:// keeps them in memory',
+  },
+  {
+    name: 'LOG_LEVEL',
+    default: 'info',
+    description: 'fatal, error, warn, info, debug, trace or silent',
+  },
+  { name: 'PUBLIC_DIR', default: 'apps/gateway/public', description: 'Folder of the dashboard' },
+  {
+    name: 'CORS_ORIGINS',
+    default: '*',
+    description: 'Comma-separated origins allowed to call the API from a browser',
+  },
+  {
+    name: 'HEALTH_TIMEOUT_MS',
+    default: '2000',
+    description: "Longest wait for one service's /healthz",
+  },
+  {
+    name: 'PROXY_BODY_LIMIT',
+    default: '67108864',
+    description: 'Largest request body (bytes) forwarded to a proxied service',
+  },
+  {
+    name: 'PROXY_TIMEOUT_MS',
+    default: '30000',
+    description: 'Longest wait for a proxied service to answer',
+  },
+  { name: 'FEATURE_<NAME>', default: 'true (git: false)', description: 'Mount the service or not' },
+  {
+    name: '<NAME>_PROXY_URL',
+    default: 'unset',
+    description: 'Base URL of a standalone instance to forward the service to',
+  },
+] as const;
+
+/** The gateway's configuration, read once at start-up; a bad value stops start-up naming the variable. */
 export function gatewayConfig(services: readonly ServiceManifest[], env: Env = process.env) {
   const upper = (name: string) => name.toUpperCase();
   return {

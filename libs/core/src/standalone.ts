@@ -5,7 +5,24 @@ import { buildServiceApp, type ServiceManifest } from './service.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Configuration of a standalone service (its README lists these variables). */
+/** Every variable a standalone service reads: the READMEs' tables and the tests use this list. */
+export const STANDALONE_VARIABLES = [
+  { name: 'PORT', default: "the service's own port", description: 'Port to listen on' },
+  { name: 'HOST', default: '0.0.0.0', description: 'Interface to listen on' },
+  {
+    name: 'DATABASE_URL',
+    default: 'unset',
+    description: 'PostgreSQL connection string; unset means the embedded PGlite',
+  },
+  {
+    name: 'DATA_DIR',
+    default: '.data',
+    description: 'Where PGlite keeps its files; memory:// keeps them in memory',
+  },
+  { name: 'LOG_LEVEL', default: 'info', description: `One of ${LOG_LEVELS.join(', ')}` },
+] as const;
+
+/** Configuration of a standalone service. */
 export function standaloneConfig(manifest: ServiceManifest, env: Env = process.env) {
   return {
     port: envInt(env, 'PORT', manifest.defaultPort, { min: 0, max: 65535 }),

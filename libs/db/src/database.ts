@@ -62,10 +62,13 @@ async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
   return fromPGlite(await PGlite.create(location));
 }
 
-/** Wraps a PGlite instance (the tests clone one instead of starting a new one). */
-export function fromPGlite(pglite: PGlite): PlatformDatabase {
+/**
+ * Wraps a PGlite instance. With `owned: false`, closing the wrapper leaves the instance open for
+ * another wrapper (the tests reuse instances instead of starting new ones).
+ */
+export function fromPGlite(pglite: PGlite, options: { owned?: boolean } = {}): PlatformDatabase {
   pglite.parsers[INT8_OID] = parseInt8;
-  return wrap('pglite', new Kysely({ dialect: new PGliteDialect(pglite) }));
+  return wrap('pglite', new Kysely({ dialect: new PGliteDialect(pglite, options) }));
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -21,14 +21,18 @@ import {
  * (The published kysely-pglite-dialect does the same but pins PGlite below 0.5.)
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  /** `owned: false` leaves the instance open when Kysely is destroyed (the tests reuse instances). */
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly options: { owned?: boolean } = {},
+  ) {}
 
   createAdapter() {
     return new PostgresAdapter();
   }
 
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.options.owned ?? true);
   }
 
   createQueryCompiler() {
@@ -60,7 +64,10 @@ class PGliteDriver implements Driver {
   private held = false;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly owned: boolean,
+  ) {
     this.connection = new PGliteConnection(pglite);
   }
 
@@ -94,6 +101,6 @@ class PGliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    if (!this.pglite.closed) await this.pglite.close();
+    if (this.owned && !this.pglite.closed) await this.pglite.close();
   }
 }

@@ -1,2 +1,3 @@
-export { testDatabase, closeTemplate } from './database.js';
+export { testDatabase, testDatabaseServer, closeTestDatabases } from './database.js';
+export { startProcess, type RunningProcess } from './process.js';
 export { serviceUnderTest, listen, deadUrl, type ServiceUnderTest } from './service.js';

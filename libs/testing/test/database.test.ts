@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import {
   migrateSchema,
@@ -144,28 +141,5 @@ describe('queries', () => {
     ).rejects.toThrow('abort');
     expect(await selectByIdOrName(things$, 'things', 'new')).toBeUndefined();
     expect(await things$.selectFrom('things').select('id').execute()).toHaveLength(2);
-  });
-});
-
-describe('the embedded database on disk', () => {
-  it('keeps data across a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'platform-db-'));
-    try {
-      const first = await openDatabase({ dataDir: dir });
-      await migrateSchema(first, 'alpha', things);
-      await first
-        .schema<ThingsDb>('alpha')
-        .insertInto('things')
-        .values({ id: 'keep', name: 'Kept', n: 7 })
-        .execute();
-      await first.close();
-
-      const second = await openDatabase({ dataDir: dir });
-      const row = await selectByIdOrName<{ n: number }>(second.schema('alpha'), 'things', 'kept');
-      await second.close();
-      expect(row?.n).toBe(7);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

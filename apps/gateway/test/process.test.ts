@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { startProcess, testDatabaseServer } from '@platform/testing';
+
+// The built entry points, as `npm start` and the containers run them (`npm test` builds first).
+const root = join(__dirname, '..', '..', '..');
+const gatewayMain = join(root, 'apps/gateway/dist/main.js');
+const pulseMain = join(root, 'apps/pulse/dist/main.js');
+
+const dirs: string[] = [];
+const drops: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+  await Promise.all(drops.map((drop) => drop()));
+});
+
+/** A database of its own for a process: a new Postgres database, or a PGlite data directory. */
+async function storage(): Promise<Record<string, string>> {
+  const server = await testDatabaseServer();
+  if (server) {
+    drops.push(server.drop);
+    return { DATABASE_URL: server.url };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'platform-e2e-'));
+  dirs.push(dir);
+  return { DATA_DIR: dir };
+}
+
+async function json(method: 'GET' | 'POST', url: string, body?: unknown) {
+  const res = await request(url, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.statusCode, headers: res.headers, body: (await res.body.json()) as any };
+}
+
+it('starts the gateway, keeps acknowledged data across a restart, and stops cleanly on SIGTERM', async () => {
+  const env = await storage();
+  const first = await startProcess(gatewayMain, env);
+  const created = await json('POST', `${first.url}/api/v1/pulse/events`, {
+    name: 'persisted',
+    userId: 'e2e',
+  });
+  expect(created.status).toBe(201);
+  expect(await first.stop()).toBe(0);
+
+  const second = await startProcess(gatewayMain, env);
+  try {
+    const listed = await json('GET', `${second.url}/api/v1/pulse/events?userId=e2e`);
+    expect(listed.body.data).toEqual([created.body.data]);
+    expect((await json('GET', `${second.url}/api/v1/health`)).body.data.status).toBe('ok');
+  } finally {
+    expect(await second.stop()).toBe(0);
+  }
+});
+
+it('proxies to a standalone pulse process, and serves in-process once that process is gone', async () => {
+  const pulse = await startProcess(pulseMain, await storage());
+  const gateway = await startProcess(gatewayMain, {
+    ...(await storage()),
+    PULSE_PROXY_URL: pulse.url,
+  });
+  try {
+    const viaProxy = await json('POST', `${gateway.url}/api/v1/pulse/events`, {
+      name: 'to-standalone',
+    });
+    expect(viaProxy.status).toBe(201);
+    expect(viaProxy.headers['x-served-by']).toBeUndefined();
+    expect(
+      (await json('GET', `${pulse.url}/api/v1/pulse/events`)).body.data.map((e: any) => e.name),
+    ).toEqual(['to-standalone']);
+    expect((await json('GET', `${gateway.url}/api/v1/health`)).body.data.services[0]).toMatchObject(
+      { via: 'proxy', status: 'ok' },
+    );
+
+    expect(await pulse.stop()).toBe(0);
+    const fallback = await json('POST', `${gateway.url}/api/v1/pulse/events`, {
+      name: 'in-process',
+    });
+    expect(fallback.status).toBe(201);
+    expect(fallback.headers['x-served-by']).toBe('in-process-fallback');
+    expect((await json('GET', `${gateway.url}/api/v1/health`)).body.data.services[0]).toMatchObject(
+      { via: 'fallback', status: 'ok' },
+    );
+  } finally {
+    await pulse.stop();
+    await gateway.stop();
+  }
+});
