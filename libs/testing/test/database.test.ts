@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import {
   migrateSchema,
-  openDatabase,
   selectByIdOrName,
   type Migrations,
   type PlatformDatabase,
