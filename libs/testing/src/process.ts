@@ -1,62 +1,71 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { deadUrl } from './service.js';
 
 export interface RunningProcess {
-  /** Base URL it listens on, from its "Server listening at" log line. */
+  /** Base URL it listens on. */
   url: string;
-  /** Log lines it printed so far. */
+  /** Lines it printed so far (stdout and stderr). */
   output: string[];
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
 
 /**
- * Starts a built entry point (`apps/<app>/dist/main.js`) as its own process, on a free port, and
- * resolves once it listens. Rejects with its output when it exits first or does not listen in time.
+ * Starts a built entry point (`apps/<app>/dist/main.js`) as its own process on a free loopback
+ * port, and resolves once it answers HTTP. Rejects with its output when it exits first or does
+ * not answer in time.
  */
-export function startProcess(
+export async function startProcess(
   entry: string,
   env: Record<string, string>,
   timeoutMs = 30_000,
 ): Promise<RunningProcess> {
-  const child: ChildProcess = spawn(process.execPath, [entry], {
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+  const url = await deadUrl();
+  const child = spawn(process.execPath, [entry], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: new URL(url).port,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on('line', (l) => output.push(l));
+  let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('exit', (code) => {
+      exitCode = code;
+      resolve(code);
+    }),
   );
-  for (const stream of [child.stdout, child.stderr]) {
-    if (stream) createInterface({ input: stream }).on('line', (line) => output.push(line));
+  const running: RunningProcess = {
+    url,
+    output,
+    async stop() {
+      if (exitCode === undefined) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  while (exitCode === undefined && Date.now() < deadline) {
+    try {
+      const res = await request(url, { headersTimeout: 1_000 });
+      await res.body.dump();
+      return running;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
-  let listening = false;
-  return new Promise((resolve, reject) => {
-    const fail = (why: string) => {
-      child.kill('SIGKILL');
-      reject(new Error(`${entry} ${why}:\n${output.join('\n')}`));
-    };
-    const timer = setTimeout(() => fail(`did not listen within ${timeoutMs} ms`), timeoutMs);
-    exited.then((code) => {
-      clearTimeout(timer);
-      clearInterval(watch);
-      if (!listening) fail(`exited with code ${code}`);
-    });
-    const watch = setInterval(() => {
-      const line = output.find((l) => l.includes('Server listening at'));
-      const url = line && /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
-      if (!url) return;
-      listening = true;
-      clearInterval(watch);
-      clearTimeout(timer);
-      resolve({
-        url,
-        output,
-        async stop() {
-          child.kill('SIGTERM');
-          return exited;
-        },
-      });
-    }, 50);
-  });
+  child.kill('SIGKILL');
+  const why =
+    exitCode === undefined
+      ? `did not answer within ${timeoutMs} ms`
+      : `exited with code ${exitCode}`;
+  throw new Error(`${entry} ${why}:\n${output.join('\n')}`);
 }

@@ -1,0 +1,170 @@
+// npm run bench: throughput and latency of the gateway and pulse, each as a ratio to a baseline
+// measured in the same run on the same machine. Servers run as their own processes (the built
+// entry points); autocannon runs here. BENCH_SECONDS sets each measurement's length (default 10).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const require = createRequire(import.meta.url);
+const { startProcess } = require('../libs/testing/dist/index.js');
+const root = join(import.meta.dirname, '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl)
+  throw new Error(
+    'DATABASE_URL is not set: run through `npm run bench` (scripts/with-postgres.sh)',
+  );
+
+const event = JSON.stringify({
+  name: 'page_view',
+  userId: 'u1',
+  sessionId: 's1',
+  properties: { path: '/home', ms: 12 },
+});
+const batchEvents = Array.from({ length: 1000 }, (_, i) => ({
+  name: `event_${i % 20}`,
+  userId: `u${i % 100}`,
+  sessionId: `s${i % 10}`,
+  properties: { path: `/page/${i}`, ms: i },
+}));
+const batch = JSON.stringify({ events: batchEvents });
+
+async function load(name, url, options = {}) {
+  const result = await autocannon({ url, duration: seconds, connections: 32, ...options });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${name}: ${failed} failed requests`);
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const post = (body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+/** Rows/s of the same 1000-row batch inserted with one multi-row INSERT through pg, 4 at a time. */
+async function plainInsert() {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  await pool.query('create schema if not exists bench; drop table if exists bench.events');
+  await pool.query('create table bench.events (like pulse.events including all)');
+  const columns = ['id', 'name', 'properties', 'user_id', 'session_id', 'timestamp'];
+  const placeholders = batchEvents
+    .map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(',')})`)
+    .join(',');
+  const sql = `insert into bench.events (${columns.join(',')}) values ${placeholders} on conflict (id) do nothing`;
+  let seq = 0;
+  const params = () =>
+    batchEvents.flatMap((e) => [
+      `b${(seq++).toString(36)}`,
+      e.name,
+      JSON.stringify(e.properties),
+      e.userId,
+      e.sessionId,
+      new Date(),
+    ]);
+  let rows = 0;
+  const until = Date.now() + seconds * 1000;
+  const worker = async () => {
+    while (Date.now() < until) rows += (await pool.query(sql, params())).rowCount;
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  await pool.query('drop schema bench cascade');
+  await pool.end();
+  return rows / seconds;
+}
+
+const started = [];
+const start = async (entry, env) => {
+  const p = await startProcess(join(root, entry), env);
+  started.push(p);
+  return p;
+};
+
+try {
+  const hello = await start('bench/hello.mjs', {});
+  const standalone = await start('apps/pulse/dist/main.js', { DATABASE_URL: databaseUrl });
+  const gateway = await start('apps/gateway/dist/main.js', { DATABASE_URL: databaseUrl });
+  const proxied = await start('apps/gateway/dist/main.js', {
+    DATABASE_URL: databaseUrl,
+    PULSE_PROXY_URL: standalone.url,
+  });
+  const embedded = await start('apps/gateway/dist/main.js', { DATA_DIR: 'memory://' });
+
+  const rows = [];
+  const measure = async (name, url, options, baseline) => {
+    const r = await load(name, url, options);
+    rows.push({ ...r, baseline: baseline?.name, ratio: baseline ? r.rps / baseline.rps : 1 });
+    console.error(`  ${name}: ${Math.round(r.rps)} req/s`);
+    return r;
+  };
+
+  console.error(`Measuring ${seconds} s each, 32 connections…`);
+  const bare = await measure('bare Fastify hello-world', `${hello.url}/`);
+  await measure('gateway GET /healthz', `${gateway.url}/healthz`, {}, bare);
+  const direct = await measure(
+    'POST /events, standalone pulse (direct)',
+    `${standalone.url}/api/v1/pulse/events`,
+    post(event),
+    bare,
+  );
+  await measure(
+    'POST /events, gateway in-process',
+    `${gateway.url}/api/v1/pulse/events`,
+    post(event),
+    direct,
+  );
+  await measure(
+    'POST /events, gateway proxy -> standalone',
+    `${proxied.url}/api/v1/pulse/events`,
+    post(event),
+    direct,
+  );
+  await measure(
+    'POST /events, gateway in-process on PGlite',
+    `${embedded.url}/api/v1/pulse/events`,
+    post(event),
+    direct,
+  );
+
+  const plain = await plainInsert();
+  rows.push({
+    name: 'plain multi-row INSERT via pg (1000 rows, 4 at a time)',
+    rps: plain,
+    events: plain,
+    ratio: 1,
+  });
+  console.error(`  plain INSERT: ${Math.round(plain)} rows/s`);
+  for (const [name, url] of [
+    ['batch of 1000, gateway in-process', gateway.url],
+    ['batch of 1000, gateway in-process on PGlite', embedded.url],
+  ]) {
+    const r = await load(name, `${url}/api/v1/pulse/events/batch`, {
+      ...post(batch),
+      connections: 4,
+    });
+    rows.push({
+      ...r,
+      events: r.rps * 1000,
+      baseline: 'plain INSERT',
+      ratio: (r.rps * 1000) / plain,
+    });
+    console.error(`  ${name}: ${Math.round(r.rps * 1000)} events/s`);
+  }
+
+  const fmt = (n, d = 0) => (n === undefined ? '' : n.toFixed(d));
+  console.log(
+    `\nBenchmark: ${seconds} s per row, Node ${process.version}, PostgreSQL at DATABASE_URL\n`,
+  );
+  console.log('| scenario | req/s | events/s | p50 ms | p99 ms | ratio | baseline |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const r of rows) {
+    console.log(
+      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.ratio, 2)} | ${r.baseline ?? '(baseline)'} |`,
+    );
+  }
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    JSON.stringify(rows, null, 2),
+  );
+} finally {
+  await Promise.all(started.map((p) => p.stop()));
+}
