@@ -9,6 +9,7 @@ import pg from 'pg';
 
 const require = createRequire(import.meta.url);
 const { startProcess } = require('../libs/testing/dist/index.js');
+const { newId } = require('../libs/core/dist/index.js');
 const root = join(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const databaseUrl = process.env.DATABASE_URL;

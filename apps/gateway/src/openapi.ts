@@ -69,6 +69,8 @@ export async function registerOpenApiRoutes(app: App, options: OpenApiOptions) {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
+    // Served over plain http on laptops and internal networks: do not upgrade asset requests.
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
     transformSpecificationClone: false,
     transformSpecification: () => mergedDocument(app, options),
   });

@@ -135,6 +135,10 @@ describe('routing', () => {
     const docs = await get('/docs/');
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger-ui');
+    expect(docs.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect((await get('/docs/static/swagger-ui-bundle.js')).statusCode).toBe(200);
+    const served = (await get('/docs/json')).json();
+    expect(Object.keys(served.paths)).toContain('/api/v1/pulse/events');
   });
 });
 
