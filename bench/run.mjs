@@ -41,9 +41,9 @@ async function load(name, url, options = {}) {
 
 const post = (body) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body });
 
-/** Rows/s of the same 1000-row batch inserted with one multi-row INSERT through pg, 4 at a time. */
-async function plainInsert() {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+/** Rows/s of the same 1000-row batch inserted with one multi-row INSERT through pg, `workers` at a time. */
+async function plainInsert(workers) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: workers });
   await pool.query('create schema if not exists bench; drop table if exists bench.events');
   await pool.query('create table bench.events (like pulse.events including all)');
   const columns = ['id', 'name', 'properties', 'user_id', 'session_id', 'timestamp'];
@@ -51,22 +51,24 @@ async function plainInsert() {
     .map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(',')})`)
     .join(',');
   const sql = `insert into bench.events (${columns.join(',')}) values ${placeholders} on conflict (id) do nothing`;
-  let seq = 0;
-  const params = () =>
-    batchEvents.flatMap((e) => [
-      `b${(seq++).toString(36)}`,
+  // Random 8-character ids and one timestamp per batch, as the service makes them.
+  const params = () => {
+    const now = new Date();
+    return batchEvents.flatMap((e) => [
+      newId(),
       e.name,
       JSON.stringify(e.properties),
       e.userId,
       e.sessionId,
-      new Date(),
+      now,
     ]);
+  };
   let rows = 0;
   const until = Date.now() + seconds * 1000;
   const worker = async () => {
     while (Date.now() < until) rows += (await pool.query(sql, params())).rowCount;
   };
-  await Promise.all([worker(), worker(), worker(), worker()]);
+  await Promise.all(Array.from({ length: workers }, worker));
   await pool.query('drop schema bench cascade');
   await pool.end();
   return rows / seconds;

@@ -1,35 +1,19 @@
 import { resolve } from 'node:path';
 import {
-  LOG_LEVELS,
   MiB,
+  SERVER_VARIABLES,
   envBool,
-  envEnum,
   envInt,
   envString,
   envUrl,
+  serverConfig,
   type Env,
   type ServiceManifest,
 } from '@platform/core';
 
 /** Every variable the gateway reads; `<NAME>` is a service name in capitals (PULSE, ...). */
 export const GATEWAY_VARIABLES = [
-  { name: 'PORT', default: '3000', description: 'Port to listen on' },
-  { name: 'HOST', default: '0.0.0.0', description: 'Interface to listen on' },
-  {
-    name: 'DATABASE_URL',
-    default: 'unset',
-    description: 'PostgreSQL connection string; unset means the embedded PGlite',
-  },
-  {
-    name: 'DATA_DIR',
-    default: '.data',
-    description: 'Where PGlite keeps its files; memory:// keeps them in memory',
-  },
-  {
-    name: 'LOG_LEVEL',
-    default: 'info',
-    description: 'fatal, error, warn, info, debug, trace or silent',
-  },
+  ...SERVER_VARIABLES,
   { name: 'PUBLIC_DIR', default: 'apps/gateway/public', description: 'Folder of the dashboard' },
   {
     name: 'CORS_ORIGINS',
@@ -63,11 +47,7 @@ export const GATEWAY_VARIABLES = [
 export function gatewayConfig(services: readonly ServiceManifest[], env: Env = process.env) {
   const upper = (name: string) => name.toUpperCase();
   return {
-    port: envInt(env, 'PORT', 3000, { min: 0, max: 65535 }),
-    host: envString(env, 'HOST', '0.0.0.0'),
-    databaseUrl: envUrl(env, 'DATABASE_URL'),
-    dataDir: envString(env, 'DATA_DIR', '.data'),
-    logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    ...serverConfig(env, 3000),
     publicDir: resolve(envString(env, 'PUBLIC_DIR', resolve(__dirname, '..', 'public'))),
     corsOrigins: envString(env, 'CORS_ORIGINS', '*'),
     healthTimeoutMs: envInt(env, 'HEALTH_TIMEOUT_MS', 2000, { min: 100, max: 60_000 }),

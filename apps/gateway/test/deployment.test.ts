@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { STANDALONE_VARIABLES, standaloneConfig } from '@platform/core';
+import { SERVER_VARIABLES, standaloneConfig } from '@platform/core';
 import { GATEWAY_VARIABLES, SERVICES, gatewayConfig } from '../src/index';
 
 const root = join(__dirname, '..', '..', '..');
@@ -98,7 +98,7 @@ describe('docker-compose.yml', () => {
     for (const service of SERVICES) {
       const env = compose.services[service.name].environment ?? {};
       for (const name of Object.keys(env))
-        expect(STANDALONE_VARIABLES.map((v) => v.name)).toContain(name);
+        expect(SERVER_VARIABLES.map((v) => v.name)).toContain(name);
       expect(() => standaloneConfig(service, env)).not.toThrow();
     }
   });
@@ -111,13 +111,13 @@ describe('configuration documentation', () => {
       documented(GATEWAY_VARIABLES, names),
     );
     expect(variablesRead((env) => standaloneConfig(SERVICES[0], env))).toEqual(
-      STANDALONE_VARIABLES.map((v) => v.name).sort(),
+      SERVER_VARIABLES.map((v) => v.name).sort(),
     );
   });
 
   it('has a row for each of them in the README', () => {
     const readme = read('README.md');
-    for (const variable of [...GATEWAY_VARIABLES, ...STANDALONE_VARIABLES])
+    for (const variable of [...GATEWAY_VARIABLES, ...SERVER_VARIABLES])
       expect(readme).toContain(`| \`${variable.name}\``);
   });
 });

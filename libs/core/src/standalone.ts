@@ -5,9 +5,13 @@ import { buildServiceApp, type ServiceManifest } from './service.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Every variable a standalone service reads: the READMEs' tables and the tests use this list. */
-export const STANDALONE_VARIABLES = [
-  { name: 'PORT', default: "the service's own port", description: 'Port to listen on' },
+/** The variables every server process reads (gateway and standalone services alike). */
+export const SERVER_VARIABLES = [
+  {
+    name: 'PORT',
+    default: "3000 (gateway), the service's own port (standalone)",
+    description: 'Port to listen on',
+  },
   { name: 'HOST', default: '0.0.0.0', description: 'Interface to listen on' },
   {
     name: 'DATABASE_URL',
@@ -22,16 +26,20 @@ export const STANDALONE_VARIABLES = [
   { name: 'LOG_LEVEL', default: 'info', description: `One of ${LOG_LEVELS.join(', ')}` },
 ] as const;
 
-/** Configuration of a standalone service. */
-export function standaloneConfig(manifest: ServiceManifest, env: Env = process.env) {
+/** Reads SERVER_VARIABLES; a standalone service reads nothing else. */
+export function serverConfig(env: Env, defaultPort: number) {
   return {
-    port: envInt(env, 'PORT', manifest.defaultPort, { min: 0, max: 65535 }),
+    port: envInt(env, 'PORT', defaultPort, { min: 0, max: 65535 }),
     host: envString(env, 'HOST', '0.0.0.0'),
     databaseUrl: envUrl(env, 'DATABASE_URL'),
     dataDir: envString(env, 'DATA_DIR', '.data'),
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
   };
 }
+
+/** Configuration of a standalone service. */
+export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.env) =>
+  serverConfig(env, manifest.defaultPort);
 
 /** Stops the process cleanly on SIGINT/SIGTERM: stop accepting, finish requests, close. */
 export function closeOnSignals(close: () => Promise<void>, log: { info: (msg: string) => void }) {
