@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFoundHandler, type App, type ServiceManifest } from '@platform/core';
@@ -15,6 +17,11 @@ export function webFallback(
   services: readonly ServiceManifest[],
   flags: FeatureFlags,
 ) {
+  // Every fallback ends in an index.html: a missing one is a broken install, not a 404 to serve.
+  for (const dir of [publicDir, ...services.map((s) => s.webRoot)]) {
+    if (!existsSync(join(dir, 'index.html')))
+      throw new Error(`No index.html in ${dir} (check PUBLIC_DIR)`);
+  }
   return (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
     if (isApi(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {

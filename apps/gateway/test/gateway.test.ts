@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Type, badRequest, ok, type ServiceManifest } from '@platform/core';
 import { SERVICES } from '../src/index';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
@@ -150,7 +151,7 @@ describe('errors from services', () => {
     version: '9.9.9',
     defaultPort: 0,
     migrations: {},
-    webRoot: __dirname,
+    webRoot: join(__dirname, '..', 'public'),
     async plugin(app) {
       app.get('/crash', { schema: { tags: ['boom'] } }, async () => {
         throw new Error('select secret from credentials where password = hunter2');
@@ -299,6 +300,12 @@ describe('feature flags', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toBe('enabled must be true or false');
     expect((await get('/api/v1/features/pulse')).json().data.source).toBe('default');
+  });
+
+  it('refuses to start without a dashboard to fall back to', async () => {
+    await expect(gatewayUnderTest({ PUBLIC_DIR: __dirname })).rejects.toThrow(
+      `No index.html in ${__dirname} (check PUBLIC_DIR)`,
+    );
   });
 
   it('refuses to start on a malformed flag value, naming the variable', async () => {

@@ -17,7 +17,12 @@ export async function gatewayUnderTest(
   const services = options.services ?? SERVICES;
   const config = gatewayConfig(services, env);
   const db = options.db ?? (await testDatabase());
-  const app = await buildGateway({ config, db, services, logger: false });
+  const app = await buildGateway({ config, db, services, logger: false }).catch(
+    async (error: unknown) => {
+      if (!options.db) await db.close();
+      throw error;
+    },
+  );
   await app.ready();
   return {
     app,
