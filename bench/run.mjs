@@ -127,14 +127,18 @@ try {
     direct,
   );
 
-  const plain = await plainInsert();
-  rows.push({
-    name: 'plain multi-row INSERT via pg (1000 rows, 4 at a time)',
-    rps: plain,
-    events: plain,
-    ratio: 1,
-  });
-  console.error(`  plain INSERT: ${Math.round(plain)} rows/s`);
+  // The baseline is the better of one and four inserts at a time (four is not faster here).
+  let plain = 0;
+  for (const workers of [1, 4]) {
+    const rate = await plainInsert(workers);
+    plain = Math.max(plain, rate);
+    rows.push({
+      name: `plain multi-row INSERT via pg (1000 rows, ${workers} at a time)`,
+      events: rate,
+      ratio: 1,
+    });
+    console.error(`  plain INSERT, ${workers} at a time: ${Math.round(rate)} rows/s`);
+  }
   for (const [name, url] of [
     ['batch of 1000, gateway in-process', gateway.url],
     ['batch of 1000, gateway in-process on PGlite', embedded.url],
@@ -146,7 +150,7 @@ try {
     rows.push({
       ...r,
       events: r.rps * 1000,
-      baseline: 'plain INSERT',
+      baseline: 'best plain INSERT',
       ratio: (r.rps * 1000) / plain,
     });
     console.error(`  ${name}: ${Math.round(r.rps * 1000)} events/s`);
