@@ -105,7 +105,10 @@ describe('routing', () => {
       payload: { name: 'x', properties: { blob: 'x'.repeat(1024 * 1024) } },
     });
     expect(big.statusCode).toBe(413);
-    expect(big.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(big.json().error).toEqual({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Request body exceeds the limit of 1048576 bytes',
+    });
   });
 
   it('reports every enabled service in the aggregated health', async () => {

@@ -112,10 +112,11 @@ function errorHandler(
     case 'FST_ERR_CTP_BODY_TOO_LARGE': {
       const message = request.routeOptions.config?.bodyTooLargeMessage;
       if (message) return sendError(reply, 'BAD_REQUEST', message);
+      const limit = request.routeOptions.bodyLimit;
       return sendError(
         reply,
         'PAYLOAD_TOO_LARGE',
-        'Request body is larger than this route accepts',
+        `Request body exceeds the limit of ${limit} bytes`,
       );
     }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
