@@ -63,6 +63,15 @@ describe('routing', () => {
     expect(asset.headers['content-type']).toMatch(/javascript/);
   });
 
+  it('allows only the configured origins when CORS_ORIGINS lists them', async () => {
+    await gw.close();
+    gw = await gatewayUnderTest({ CORS_ORIGINS: 'https://a.example, https://b.example' });
+    const allowed = await get('/healthz', { origin: 'https://b.example' });
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://b.example');
+    const other = await get('/healthz', { origin: 'https://evil.example' });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('sets security headers and CORS on API and static responses', async () => {
     for (const url of ['/api/v1/pulse/events', '/', '/api/v1/nothing']) {
       const res = await get(url, { origin: 'https://tools.example' });
@@ -209,6 +218,25 @@ describe('errors from services', () => {
 });
 
 describe('feature flags', () => {
+  it('keeps experimental services (git) off unless switched on', async () => {
+    const git: ServiceManifest = {
+      ...SERVICES[0],
+      name: 'git',
+      title: 'Git',
+      prefix: '/api/v1/git',
+      migrations: {},
+    };
+    gw = await gatewayUnderTest({}, { services: [...SERVICES, git] });
+    expect((await get('/api/v1/features/git')).json().data).toMatchObject({
+      enabled: false,
+      source: 'default',
+      default: false,
+    });
+    expect((await get('/api/v1/git/events')).statusCode).toBe(404);
+    await gw.app.inject({ method: 'PUT', url: '/api/v1/features/git', payload: { enabled: true } });
+    expect((await get('/api/v1/git/events')).statusCode).toBe(200);
+  });
+
   it('reports each flag with its state and source', async () => {
     gw = await gatewayUnderTest();
     expect((await get('/api/v1/features')).json().data).toEqual([

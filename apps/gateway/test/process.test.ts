@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { request } from 'undici';
 import { startProcess, testDatabaseServer } from '@platform/testing';
 
@@ -8,6 +10,7 @@ import { startProcess, testDatabaseServer } from '@platform/testing';
 const root = join(__dirname, '..', '..', '..');
 const gatewayMain = join(root, 'apps/gateway/dist/main.js');
 const pulseMain = join(root, 'apps/pulse/dist/main.js');
+const migrateMain = join(root, 'apps/gateway/dist/migrate.js');
 
 const dirs: string[] = [];
 const drops: Array<() => Promise<void>> = [];
@@ -89,4 +92,18 @@ it('proxies to a standalone pulse process, and serves in-process once that proce
     await pulse.stop();
     await gateway.stop();
   }
+});
+
+it('migrates every schema with `npm run migrate`, and again without change', async () => {
+  const env = { PATH: process.env.PATH ?? '', ...(await storage()) };
+  const run = () => promisify(execFile)(process.execPath, [migrateMain], { env });
+  expect((await run()).stdout).toMatch(/^Migrated gateway and pulse on (pglite|postgres)$/m);
+  expect((await run()).stdout).toMatch(/^Migrated gateway and pulse/m);
+  await expect(
+    promisify(execFile)(process.execPath, [migrateMain], {
+      env: { ...env, DATABASE_URL: 'not a url' },
+    }),
+  ).rejects.toMatchObject({
+    stderr: expect.stringContaining('DATABASE_URL must be an absolute URL'),
+  });
 });
