@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
 import {
   migrateSchema,
   selectByIdOrName,
+  sql,
+  type Kysely,
   type Migrations,
   type PlatformDatabase,
 } from '@platform/db';

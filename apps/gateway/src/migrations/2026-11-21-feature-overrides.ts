@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from '@platform/db';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

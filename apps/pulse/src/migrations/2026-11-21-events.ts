@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from '@platform/db';
 
 // Frozen: never edit a migration that has shipped; add a new one.
 export async function up(db: Kysely<unknown>): Promise<void> {
