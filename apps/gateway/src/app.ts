@@ -10,7 +10,7 @@ import {
 } from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import type { GatewayConfig } from './config.js';
-import { FeatureFlags, type GatewayDb } from './features.js';
+import { FeatureFlags, type GatewayDatabase } from './features.js';
 import { migrations } from './migrations/index.js';
 import { registerOpenApiCollector, registerOpenApiRoutes } from './openapi.js';
 import { proxyService } from './proxy.js';
@@ -40,7 +40,7 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
   await migrateAll(db, services);
   const defaults = new Map(services.map((s) => [s.name, !OFF_BY_DEFAULT.has(s.name)]));
   const flags = await FeatureFlags.load(
-    db.schema<never>('gateway') as unknown as GatewayDb,
+    db.schema<GatewayDatabase>('gateway'),
     defaults,
     config.features,
   );

@@ -1,6 +1,6 @@
 import type { Kysely } from '@platform/db';
 
-interface GatewayDatabase {
+export interface GatewayDatabase {
   feature_overrides: { name: string; enabled: boolean; updated_at: Date };
 }
 export type GatewayDb = Kysely<GatewayDatabase>;
