@@ -1,5 +1,6 @@
 import { request as undiciRequest } from 'undici';
 import type { App, ServiceManifest } from '@platform/core';
+import { withTimeout } from '@platform/db';
 import { isUnreachable } from './proxy.js';
 
 export interface ServiceHealth {
@@ -14,14 +15,6 @@ export interface ServiceHealth {
 interface Probe {
   statusCode: number;
   body: { success?: boolean; data?: { version?: string }; error?: { message?: string } };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 async function probeInProcess(app: App, url: string): Promise<Probe> {

@@ -205,3 +205,53 @@ describe('proxy mode with an unreachable target', () => {
     expect(await res.body.json()).toEqual({ success: true, data: { ingested: 2, duplicates: 0 } });
   });
 });
+
+describe('proxy mode with a target that accepts but does not answer', () => {
+  let hanging: Server;
+  beforeEach(async () => {
+    hanging = createServer(() => undefined); // reads requests, never replies
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const { port } = hanging.address() as AddressInfo;
+    gw = await gatewayUnderTest({
+      PULSE_PROXY_URL: `http://127.0.0.1:${port}`,
+      PROXY_TIMEOUT_MS: '300',
+      HEALTH_TIMEOUT_MS: '300',
+    });
+  });
+  afterEach(async () => {
+    hanging.closeAllConnections();
+    await new Promise<void>((resolve) => hanging.close(() => resolve()));
+  });
+
+  it('answers BAD_GATEWAY instead of serving in-process: the target may have acted on it', async () => {
+    const res = await gw.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      payload: { name: 'x' },
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error).toEqual({
+      code: 'BAD_GATEWAY',
+      message: expect.stringMatching(/^The pulse service at http:\/\/127\.0\.0\.1:\d+ failed: /),
+    });
+    expect(res.headers['x-served-by']).toBeUndefined();
+    const own = await gw.db.kysely.withSchema('pulse').selectFrom('events').selectAll().execute();
+    expect(own).toEqual([]);
+  });
+
+  it('reports the service unhealthy in the aggregated health, within the timeout', async () => {
+    const health = (await gw.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data;
+    expect(health).toEqual({
+      status: 'degraded',
+      version: expect.any(String),
+      services: [
+        {
+          name: 'pulse',
+          status: 'unhealthy',
+          via: 'proxy',
+          error: 'pulse did not answer within 300 ms',
+        },
+      ],
+    });
+  });
+});

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { withTimeout } from './timeout.js';
 
 export interface DatabaseOptions {
   /** A PostgreSQL connection string; when set, a `pg` pool is used. */
@@ -79,18 +80,7 @@ function wrap(kind: PlatformDatabase['kind'], kysely: Kysely<any>): PlatformData
     kysely,
     schema: <DB>(name: string) => kysely.withSchema(name) as unknown as Kysely<DB>,
     async ping(timeoutMs = 2_000) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`database did not answer within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      });
-      try {
-        await Promise.race([sql`select 1`.execute(kysely), timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await withTimeout(sql`select 1`.execute(kysely), timeoutMs, 'database');
     },
     async close() {
       if (closed) return;

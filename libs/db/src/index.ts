@@ -7,6 +7,7 @@ export {
 } from './database.js';
 export { migrateSchema, type Migrations } from './migrate.js';
 export { selectByIdOrName } from './lookup.js';
+export { withTimeout } from './timeout.js';
 export { PGliteDialect } from './pglite-dialect.js';
 export {
   Kysely,
