@@ -67,7 +67,11 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
   const fallbacks = new Map<string, App>();
   for (const service of services) {
     const upstream = config.proxies[service.name];
-    if (upstream) fallbacks.set(service.name, await buildServiceApp(service, { db }));
+    if (upstream)
+      fallbacks.set(
+        service.name,
+        await buildServiceApp(service, { db, env: config.serviceEnv, jobs: false }),
+      );
   }
   app.addHook('onClose', async () => {
     await Promise.all([...fallbacks.values()].map((f) => f.close()));
@@ -101,7 +105,7 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
             timeoutMs: config.proxyTimeoutMs,
           });
         } else {
-          await scope.register(serviceRoutes(service), { db });
+          await scope.register(serviceRoutes(service), { db, env: config.serviceEnv, jobs: true });
         }
       },
       { prefix: service.prefix },

@@ -11,7 +11,10 @@ import {
   type ServiceManifest,
 } from '@platform/core';
 
-/** Every variable the gateway reads; `<NAME>` is a service name in capitals (PULSE, ...). */
+/**
+ * Every variable the gateway reads; `<NAME>` is a service name in capitals (PULSE, ...). The
+ * gateway also reads the variables of the services it runs in-process (`ServiceManifest.variables`).
+ */
 export const GATEWAY_VARIABLES = [
   ...SERVER_VARIABLES,
   { name: 'PUBLIC_DIR', default: 'apps/gateway/public', description: 'Folder of the dashboard' },
@@ -64,7 +67,14 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
         return url ? [[s.name, url]] : [];
       }),
     ) as Record<string, string>,
+    /** What the services read their own variables from; each is validated here, at start-up. */
+    serviceEnv: validateServiceConfigs(services, env),
   };
+}
+
+function validateServiceConfigs(services: readonly ServiceManifest[], env: Env): Env {
+  for (const service of services) service.config?.(env);
+  return env;
 }
 
 export type GatewayConfig = ReturnType<typeof gatewayConfig>;

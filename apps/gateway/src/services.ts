@@ -1,8 +1,9 @@
 import type { ServiceManifest } from '@platform/core';
+import { ledger } from '@platform/ledger';
 import { pulse } from '@platform/pulse';
 
 /** Every service the gateway can mount, in dashboard order. */
-export const SERVICES: readonly ServiceManifest[] = [pulse];
+export const SERVICES: readonly ServiceManifest[] = [ledger, pulse];
 
 /** Services that are off unless switched on (experimental ones). */
 export const OFF_BY_DEFAULT: ReadonlySet<string> = new Set(['git']);

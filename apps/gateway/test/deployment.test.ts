@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SERVER_VARIABLES, standaloneConfig } from '@platform/core';
+import { SERVER_VARIABLES, standaloneConfig, type ServiceManifest } from '@platform/core';
 import { GATEWAY_VARIABLES, SERVICES, gatewayConfig } from '../src/index';
 
 const root = join(__dirname, '..', '..', '..');
@@ -32,6 +32,10 @@ const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) =>
         : [v.name],
     )
     .sort();
+
+const serviceVariables = SERVICES.flatMap((s) => s.variables ?? []);
+const standaloneVariables = (service: ServiceManifest) =>
+  [...SERVER_VARIABLES, ...(service.variables ?? [])].map((v) => v.name).sort();
 
 const apps = readdirSync(join(root, 'apps')).filter((dir) =>
   existsSync(join(root, 'apps', dir, 'src', 'main.ts')),
@@ -90,15 +94,14 @@ describe('docker-compose.yml', () => {
 
   it('sets only variables the apps read, with values they accept', () => {
     const gatewayVars = documented(
-      GATEWAY_VARIABLES,
+      [...GATEWAY_VARIABLES, ...serviceVariables],
       SERVICES.map((s) => s.name),
     );
     for (const name of Object.keys(compose.services.gateway.environment ?? {}))
       expect(gatewayVars).toContain(name);
     for (const service of SERVICES) {
       const env = compose.services[service.name].environment ?? {};
-      for (const name of Object.keys(env))
-        expect(SERVER_VARIABLES.map((v) => v.name)).toContain(name);
+      for (const name of Object.keys(env)) expect(standaloneVariables(service)).toContain(name);
       expect(() => standaloneConfig(service, env)).not.toThrow();
     }
   });
@@ -108,16 +111,17 @@ describe('configuration documentation', () => {
   it('lists exactly the variables the gateway and the services read', () => {
     const names = SERVICES.map((s) => s.name);
     expect(variablesRead((env) => gatewayConfig(SERVICES, env))).toEqual(
-      documented(GATEWAY_VARIABLES, names),
+      documented([...GATEWAY_VARIABLES, ...serviceVariables], names),
     );
-    expect(variablesRead((env) => standaloneConfig(SERVICES[0], env))).toEqual(
-      SERVER_VARIABLES.map((v) => v.name).sort(),
-    );
+    for (const service of SERVICES)
+      expect(variablesRead((env) => standaloneConfig(service, env))).toEqual(
+        standaloneVariables(service),
+      );
   });
 
   it('has a row for each of them in the README', () => {
     const readme = read('README.md');
-    for (const variable of [...GATEWAY_VARIABLES, ...SERVER_VARIABLES])
+    for (const variable of [...GATEWAY_VARIABLES, ...SERVER_VARIABLES, ...serviceVariables])
       expect(readme).toContain(`| \`${variable.name}\``);
   });
 });

@@ -140,6 +140,9 @@ function errorHandler(
   const pgCode = (error as { code?: string }).code ?? '';
   if (pgCode === '23505')
     return sendError(reply, 'CONFLICT', 'A record with the same unique value already exists');
+  // Postgres stores no NUL character, neither in text nor in jsonb (`\u0000`).
+  if (pgCode === '22021' || pgCode === '22P05')
+    return sendError(reply, 'BAD_REQUEST', 'Text must not contain the NUL character (\\u0000)');
   if (DB_UNAVAILABLE.has(pgCode)) {
     request.log.error({ err: error }, 'database unavailable');
     return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is unavailable; try again later');

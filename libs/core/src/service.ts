@@ -3,12 +3,28 @@ import swagger from '@fastify/swagger';
 import { Type } from 'typebox';
 import type { Migrations, PlatformDatabase } from '@platform/db';
 import { createApp, type App, type AppOptions } from './app.js';
+import type { Env } from './config.js';
 import { serviceUnavailable } from './errors.js';
 import { ok, responses } from './schemas.js';
 
 /** What a service plugin is given when it is mounted. */
 export interface ServiceContext {
   db: PlatformDatabase;
+  /** The environment the service reads its own variables from (process.env outside tests). */
+  env: Env;
+  /**
+   * Whether this instance runs the service's periodic jobs: true for a standalone service and an
+   * in-process one, false for the gateway's fallback copy of a proxied service (the standalone
+   * instance runs them).
+   */
+  jobs: boolean;
+}
+
+/** One environment variable, as the README documents it. */
+export interface Variable {
+  name: string;
+  default: string;
+  description: string;
 }
 
 /** A service: its identity, its schema's migrations and its Fastify plugin (ARCHITECTURE). */
@@ -26,6 +42,10 @@ export interface ServiceManifest {
   plugin: FastifyPluginAsync<ServiceContext>;
   /** Folder of the service's web UI, served by the gateway at `/<name>/`. */
   webRoot: string;
+  /** Variables the service reads besides SERVER_VARIABLES (documented in the README). */
+  variables?: readonly Variable[];
+  /** Reads and validates `variables`; called at start-up so that a bad value stops it. */
+  config?: (env: Env) => unknown;
 }
 
 export const HealthSchema = Type.Object({
@@ -39,7 +59,7 @@ export const HealthSchema = Type.Object({
  * database, so an unreachable database answers 503 instead of hanging) and the service's routes.
  */
 export function serviceRoutes(manifest: ServiceManifest): FastifyPluginAsync<ServiceContext> {
-  return async (scope, { db }) => {
+  return async (scope, { db, env, jobs }) => {
     scope.get(
       '/healthz',
       {
@@ -62,7 +82,7 @@ export function serviceRoutes(manifest: ServiceManifest): FastifyPluginAsync<Ser
       },
     );
     // Only the context: the options object also carries this scope's prefix.
-    await scope.register(manifest.plugin, { db });
+    await scope.register(manifest.plugin, { db, env, jobs });
   };
 }
 

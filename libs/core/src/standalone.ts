@@ -37,9 +37,11 @@ export function serverConfig(env: Env, defaultPort: number) {
   };
 }
 
-/** Configuration of a standalone service. */
-export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.env) =>
-  serverConfig(env, manifest.defaultPort);
+/** Configuration of a standalone service: the server's variables and the service's own. */
+export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.env) => ({
+  ...serverConfig(env, manifest.defaultPort),
+  service: manifest.config?.(env),
+});
 
 /** Stops the process cleanly on SIGINT/SIGTERM: stop accepting, finish requests, close. */
 export function closeOnSignals(close: () => Promise<void>, log: { info: (msg: string) => void }) {
@@ -62,7 +64,11 @@ export async function runStandalone(manifest: ServiceManifest) {
   const config = standaloneConfig(manifest);
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   await migrateSchema(db, manifest.name, manifest.migrations);
-  const app = await buildServiceApp(manifest, { db }, { logger: loggerOptions(config.logLevel) });
+  const app = await buildServiceApp(
+    manifest,
+    { db, env: process.env, jobs: true },
+    { logger: loggerOptions(config.logLevel) },
+  );
   closeOnSignals(async () => {
     await app.close();
     await db.close();

@@ -92,7 +92,7 @@ describe('service health when the database does not answer', () => {
   it('answers 503 SERVICE_UNAVAILABLE within the ping timeout instead of hanging', async () => {
     const { port } = blackhole.address() as AddressInfo;
     const db = await openDatabase({ url: `postgres://u:p@127.0.0.1:${port}/db` });
-    const app = await buildServiceApp(probe, { db });
+    const app = await buildServiceApp(probe, { db, env: {}, jobs: false });
     const res = await app.inject({ method: 'GET', url: '/api/v1/probe/healthz' });
     await app.close();
     sockets.forEach((s) => s.destroy());

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { buildServiceApp, type App, type ServiceManifest } from '@platform/core';
+import { buildServiceApp, type App, type Env, type ServiceManifest } from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import { testDatabase } from './database.js';
 
@@ -9,14 +9,17 @@ export interface ServiceUnderTest {
   close(): Promise<void>;
 }
 
-/** One service on its own instance and a fresh, migrated database, driven with `app.inject`. */
+/**
+ * One service on its own instance and a fresh, migrated database, driven with `app.inject`. The
+ * service reads its variables from `env` only (never process.env) and runs its periodic jobs.
+ */
 export async function serviceUnderTest(
   manifest: ServiceManifest,
-  db?: PlatformDatabase,
+  options: { db?: PlatformDatabase; env?: Env } = {},
 ): Promise<ServiceUnderTest> {
-  const database = db ?? (await testDatabase());
+  const database = options.db ?? (await testDatabase());
   await migrateSchema(database, manifest.name, manifest.migrations);
-  const app = await buildServiceApp(manifest, { db: database });
+  const app = await buildServiceApp(manifest, { db: database, env: options.env ?? {}, jobs: true });
   return {
     app,
     db: database,

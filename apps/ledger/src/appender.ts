@@ -1,0 +1,118 @@
+import { eventHash, personalHash } from './chain.js';
+import { jsonb, type EventRow, type LedgerDb } from './repository.js';
+
+export interface NewEvent {
+  id: string;
+  action: string;
+  actor: string | null;
+  resource: string | null;
+  service: string | null;
+  metadata: Record<string, unknown>;
+  details: Record<string, unknown>;
+  timestamp: Date;
+}
+
+/** The most events one transaction appends. */
+const MAX_GROUP = 500;
+
+/**
+ * Appends events at the end of the chain in one transaction. The chain head row is locked first
+ * (`FOR UPDATE`), so appends from any number of requests and processes form one linear chain.
+ */
+export function appendEvents(db: LedgerDb, events: NewEvent[]): Promise<EventRow[]> {
+  return db.transaction().execute(async (trx) => {
+    const head = await trx
+      .selectFrom('chain_head')
+      .select(['seq', 'hash'])
+      .where('id', '=', 1)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    let { seq, hash } = head;
+    const rows: EventRow[] = events.map((event) => {
+      seq += 1;
+      const personal = personalHash(event);
+      const row = {
+        ...event,
+        seq,
+        prev_hash: hash,
+        personal_hash: personal,
+        hash: eventHash({ ...event, seq }, personal, hash),
+        anonymized_at: null,
+      };
+      hash = row.hash;
+      return row;
+    });
+    await trx
+      .insertInto('events')
+      .values(
+        rows.map((row) => ({ ...row, metadata: jsonb(row.metadata), details: jsonb(row.details) })),
+      )
+      .execute();
+    await trx.updateTable('chain_head').set({ seq, hash }).where('id', '=', 1).execute();
+    return rows;
+  });
+}
+
+interface Pending {
+  event: NewEvent;
+  resolve: (row: EventRow) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: the chain admits one append transaction at a time, so requests that arrive while
+ * one is under way wait and go together in the next (up to MAX_GROUP). Each request is answered
+ * once its own transaction has committed. When a group fails, its events are retried one by one,
+ * so that one bad event fails only its own request.
+ */
+export class ChainAppender {
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | undefined;
+
+  constructor(private readonly db: LedgerDb) {}
+
+  append(event: NewEvent): Promise<EventRow> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ event, resolve, reject });
+      if (!this.flushing) this.flushing = this.flush();
+    });
+  }
+
+  /** Resolves once everything queued so far is written (or failed). */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    // `flushing` is cleared in the same tick as the check that found the queue empty, so an
+    // append that comes later always starts a new flush.
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0, MAX_GROUP);
+        try {
+          const rows = await appendEvents(
+            this.db,
+            group.map((p) => p.event),
+          );
+          group.forEach((p, i) => p.resolve(rows[i]));
+        } catch (error) {
+          if (group.length === 1) group[0].reject(error);
+          else await this.oneByOne(group);
+        }
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  private async oneByOne(group: Pending[]): Promise<void> {
+    for (const pending of group) {
+      try {
+        const [row] = await appendEvents(this.db, [pending.event]);
+        pending.resolve(row);
+      } catch (error) {
+        pending.reject(error);
+      }
+    }
+  }
+}

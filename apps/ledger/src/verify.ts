@@ -1,0 +1,105 @@
+import { GENESIS_HASH, eventHash, personalHash } from './chain.js';
+import type { EventRow, LedgerDb } from './repository.js';
+
+const PAGE = 5000;
+
+export interface VerifyResult {
+  valid: boolean;
+  /** Events checked (all of them when valid; up to and including the first invalid one). */
+  checked: number;
+  /** The first event whose content or link does not verify; null when valid or when the end of the chain is missing. */
+  firstInvalidId: string | null;
+  /** Why it is invalid, in a sentence; null when valid. */
+  reason: string | null;
+  /** Gaps left by retention that the check crossed. */
+  checkpoints: number;
+  /** Head of the chain: record it elsewhere to detect a rewrite of the whole chain later. */
+  head: { seq: number; hash: string };
+}
+
+const isEmpty = (value: Record<string, unknown>) => Object.keys(value).length === 0;
+
+/** What is wrong with one event's own hashes, or undefined when they verify. */
+function contentProblem(row: EventRow): string | undefined {
+  let personal = row.personal_hash;
+  if (row.anonymized_at === null) {
+    personal = personalHash(row);
+    if (personal !== row.personal_hash) return 'its actor, metadata or details were changed';
+  } else if (row.actor !== null || !isEmpty(row.metadata) || !isEmpty(row.details)) {
+    return 'it is marked anonymized but holds personal data';
+  }
+  if (eventHash(row, personal, row.prev_hash) !== row.hash) return 'its content was changed';
+  return undefined;
+}
+
+/**
+ * Re-computes the chain from the first event to the head, in pages, inside one repeatable-read
+ * transaction (a consistent snapshot while appends go on). An event is valid when its hashes match
+ * its content and it follows the event before it: its prev_hash is that event's hash, or a
+ * checkpoint left by retention vouches for the gap between them.
+ */
+export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const head = await trx
+        .selectFrom('chain_head')
+        .select(['seq', 'hash'])
+        .where('id', '=', 1)
+        .executeTakeFirstOrThrow();
+      const gaps = new Map(
+        (await trx.selectFrom('checkpoints').selectAll().execute()).map((c) => [c.next_seq, c]),
+      );
+      let expected = GENESIS_HASH;
+      let checked = 0;
+      let crossed = 0;
+      let lastId: string | null = null;
+      const result = (firstInvalidId: string | null, reason: string | null): VerifyResult => ({
+        valid: reason === null,
+        checked,
+        firstInvalidId,
+        reason,
+        checkpoints: crossed,
+        head,
+      });
+      /** Whether a checkpoint explains the chain jumping from `after` to `prev` at `seq`. */
+      const bridged = (seq: number, prev: string) => {
+        const gap = gaps.get(seq);
+        const ok = gap !== undefined && gap.after_hash === expected && gap.prev_hash === prev;
+        if (ok) crossed += 1;
+        return ok;
+      };
+
+      for (let after = 0; ;) {
+        const rows = await trx
+          .selectFrom('events')
+          .selectAll()
+          .where('seq', '>', after)
+          .where('seq', '<=', head.seq)
+          .orderBy('seq')
+          .limit(PAGE)
+          .execute();
+        for (const row of rows) {
+          checked += 1;
+          const problem = contentProblem(row);
+          if (problem) return result(row.id, `Event ${row.id} does not verify: ${problem}`);
+          if (row.prev_hash !== expected && !bridged(row.seq, row.prev_hash))
+            return result(
+              row.id,
+              `Event ${row.id} does not follow ${lastId === null ? 'the start of the chain' : `event ${lastId}`}: events between them were removed or changed`,
+            );
+          expected = row.hash;
+          lastId = row.id;
+        }
+        if (rows.length < PAGE) break;
+        after = rows[rows.length - 1].seq;
+      }
+      if (expected !== head.hash && !bridged(head.seq + 1, head.hash))
+        return result(
+          null,
+          `The chain ends ${lastId === null ? 'at its start' : `at event ${lastId}`} but its head is event number ${head.seq}: the last events were removed`,
+        );
+      return result(null, null);
+    });
+}

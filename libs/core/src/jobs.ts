@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Runs `task` once the app is ready and then every `intervalMs` until it closes; never two runs at
+ * once (the next one is scheduled when the last has finished). A failed run is logged, not thrown:
+ * the next one tries again. `intervalMs <= 0` disables the job. Closing the app waits for a run
+ * under way.
+ */
+export function runPeriodically(
+  app: FastifyInstance,
+  job: { name: string; intervalMs: number; task: () => Promise<unknown> },
+): void {
+  if (job.intervalMs <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(tick, delay);
+    timer.unref();
+  };
+  const tick = () => {
+    running = job.task().then(
+      (result) => app.log.info({ job: job.name, result }, `${job.name} done`),
+      (error: unknown) => app.log.error({ job: job.name, err: error }, `${job.name} failed`),
+    );
+    void running.finally(() => {
+      running = undefined;
+      schedule(job.intervalMs);
+    });
+  };
+
+  app.addHook('onReady', async () => schedule(0));
+  app.addHook('onClose', async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  });
+}
