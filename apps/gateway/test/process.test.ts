@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { request } from 'undici';
 import { startProcess, testDatabaseServer } from '@platform/testing';
+import { SERVICES } from '../src/index';
 
 // The built entry points, as `npm start` and the containers run them (`npm test` builds first).
 const root = join(__dirname, '..', '..', '..');
@@ -75,9 +76,11 @@ it('proxies to a standalone pulse process, and serves in-process once that proce
     expect(
       (await json('GET', `${pulse.url}/api/v1/pulse/events`)).body.data.map((e: any) => e.name),
     ).toEqual(['to-standalone']);
-    expect((await json('GET', `${gateway.url}/api/v1/health`)).body.data.services[0]).toMatchObject(
-      { via: 'proxy', status: 'ok' },
-    );
+    expect(
+      (await json('GET', `${gateway.url}/api/v1/health`)).body.data.services.find(
+        (s: { name: string }) => s.name === 'pulse',
+      ),
+    ).toMatchObject({ via: 'proxy', status: 'ok' });
 
     expect(await pulse.stop()).toBe(0);
     const fallback = await json('POST', `${gateway.url}/api/v1/pulse/events`, {
@@ -85,9 +88,11 @@ it('proxies to a standalone pulse process, and serves in-process once that proce
     });
     expect(fallback.status).toBe(201);
     expect(fallback.headers['x-served-by']).toBe('in-process-fallback');
-    expect((await json('GET', `${gateway.url}/api/v1/health`)).body.data.services[0]).toMatchObject(
-      { via: 'fallback', status: 'ok' },
-    );
+    expect(
+      (await json('GET', `${gateway.url}/api/v1/health`)).body.data.services.find(
+        (s: { name: string }) => s.name === 'pulse',
+      ),
+    ).toMatchObject({ via: 'fallback', status: 'ok' });
   } finally {
     await pulse.stop();
     await gateway.stop();
@@ -97,8 +102,11 @@ it('proxies to a standalone pulse process, and serves in-process once that proce
 it('migrates every schema with `npm run migrate`, and again without change', async () => {
   const env = { PATH: process.env.PATH ?? '', ...(await storage()) };
   const run = () => promisify(execFile)(process.execPath, [migrateMain], { env });
-  expect((await run()).stdout).toMatch(/^Migrated gateway and pulse on (pglite|postgres)$/m);
-  expect((await run()).stdout).toMatch(/^Migrated gateway and pulse/m);
+  const names = SERVICES.map((s) => s.name).join(', ');
+  expect((await run()).stdout).toMatch(
+    new RegExp(`^Migrated gateway and ${names} on (pglite|postgres)$`, 'm'),
+  );
+  expect((await run()).stdout).toMatch(new RegExp(`^Migrated gateway and ${names}`, 'm'));
   await expect(
     promisify(execFile)(process.execPath, [migrateMain], {
       env: { ...env, DATABASE_URL: 'not a url' },

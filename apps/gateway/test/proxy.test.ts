@@ -8,6 +8,10 @@ import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 let gw: GatewayUnderTest;
 afterEach(() => gw?.close());
 
+/** Pulse's entry in the aggregated health. */
+const pulseIn = (health: { services: Array<{ name: string }> }) =>
+  health.services.find((s) => s.name === 'pulse');
+
 describe('proxy mode with a real standalone pulse', () => {
   let standalone: ServiceUnderTest;
   let standaloneUrl: string;
@@ -53,9 +57,12 @@ describe('proxy mode with a real standalone pulse', () => {
 
   it('checks health at the standalone service', async () => {
     const health = (await gw.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data;
-    expect(health.services).toEqual([
-      { name: 'pulse', status: 'ok', version: pulse.version, via: 'proxy' },
-    ]);
+    expect(pulseIn(health)).toEqual({
+      name: 'pulse',
+      status: 'ok',
+      version: pulse.version,
+      via: 'proxy',
+    });
   });
 
   it('documents the proxied routes in the merged OpenAPI document', async () => {
@@ -188,10 +195,8 @@ describe('proxy mode with an unreachable target', () => {
 
   it('falls back in-process for the health check too', async () => {
     const health = (await gw.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data;
-    expect(health).toMatchObject({
-      status: 'ok',
-      services: [{ name: 'pulse', status: 'ok', via: 'fallback' }],
-    });
+    expect(health.status).toBe('ok');
+    expect(pulseIn(health)).toMatchObject({ status: 'ok', via: 'fallback' });
   });
 
   it('does so over a real socket as well', async () => {
@@ -241,17 +246,12 @@ describe('proxy mode with a target that accepts but does not answer', () => {
 
   it('reports the service unhealthy in the aggregated health, within the timeout', async () => {
     const health = (await gw.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data;
-    expect(health).toEqual({
-      status: 'degraded',
-      version: expect.any(String),
-      services: [
-        {
-          name: 'pulse',
-          status: 'unhealthy',
-          via: 'proxy',
-          error: 'pulse did not answer within 300 ms',
-        },
-      ],
+    expect(health.status).toBe('degraded');
+    expect(pulseIn(health)).toEqual({
+      name: 'pulse',
+      status: 'unhealthy',
+      via: 'proxy',
+      error: 'pulse did not answer within 300 ms',
     });
   });
 });

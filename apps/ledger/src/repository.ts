@@ -1,4 +1,4 @@
-import { type Generated, type Kysely, type Selectable } from '@platform/db';
+import { sql, type Generated, type Kysely, type Selectable } from '@platform/db';
 
 export interface EventsTable {
   seq: number;
@@ -117,11 +117,21 @@ export const listPolicies = (
   let query = db.selectFrom('policies').selectAll();
   if (filter.service !== undefined) query = query.where('service', '=', filter.service);
   if (filter.action !== undefined) query = query.where('action', '=', filter.action as never);
-  return query.orderBy('name').limit(page.limit).offset(page.offset).execute();
+  return query
+    .orderBy(sql`lower(name)`)
+    .orderBy('name')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 };
 
 export const allPolicies = (db: LedgerDb) =>
-  db.selectFrom('policies').selectAll().orderBy('name').execute();
+  db
+    .selectFrom('policies')
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .orderBy('name')
+    .execute();
 
 // Classifications
 
