@@ -35,6 +35,53 @@ describe.each([
     expect((await client.gateway.health()).status).toBe('ok');
   });
 
+  it('records and verifies audit events, and manages policies and classifications', async () => {
+    const { ledger } = createClient(await makeTransport());
+    const old = await ledger.record({
+      action: 'user.login',
+      actor: 'ann',
+      timestamp: '2020-01-01T00:00:00.000Z',
+    });
+    const recent = await ledger.record({ action: 'user.logout', actor: 'ann' });
+    expect(recent).toMatchObject({ seq: old.seq + 1, prevHash: old.hash });
+    expect((await ledger.listEvents({ actor: 'ann', limit: 1 })).map((e) => e.id)).toEqual([
+      recent.id,
+    ]);
+    expect(await ledger.getEvent(old.id)).toEqual(old);
+
+    const policy = await ledger.createPolicy({
+      name: 'Year',
+      retentionDays: 365,
+      action: 'anonymize',
+    });
+    expect(await ledger.getPolicy('year')).toEqual(policy);
+    expect(await ledger.applyPolicy(policy.id)).toMatchObject({ anonymized: 1, deleted: 0 });
+    expect((await ledger.getEvent(old.id)).anonymized).toBe(true);
+    expect(await ledger.verify()).toMatchObject({ valid: true, checked: 2 });
+    expect((await ledger.listPolicies({ action: 'anonymize' })).map((p) => p.name)).toEqual([
+      'Year',
+    ]);
+    expect((await ledger.deletePolicy('Year')).id).toBe(policy.id);
+
+    const c = await ledger.classify({
+      service: 'billing',
+      field: 'card.number',
+      level: 'restricted',
+      justification: 'PCI',
+    });
+    expect(await ledger.listClassifications({ service: 'billing' })).toEqual([c]);
+    expect(await ledger.getClassification(c.id)).toEqual(c);
+    await expect(
+      ledger.classify({
+        serviceId: 'billing',
+        field: 'card.number',
+        level: 'pii',
+        justification: 'x',
+      }),
+    ).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
+    expect((await ledger.deleteClassification(c.id)).id).toBe(c.id);
+  });
+
   it('throws the envelope error with its code and status', async () => {
     const client = createClient(await makeTransport());
     const error = await client.pulse.getEvent('missing').catch((e: unknown) => e);

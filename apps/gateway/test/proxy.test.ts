@@ -255,3 +255,34 @@ describe('proxy mode with a target that accepts but does not answer', () => {
     });
   });
 });
+
+describe('periodic jobs of a proxied service', () => {
+  const oldEventAndPolicy = async () => {
+    const post = (url: string, payload: object) =>
+      gw.app.inject({ method: 'POST', url: `/api/v1/ledger${url}`, payload });
+    await post('/events', { action: 'old', timestamp: '2020-01-01T00:00:00Z' });
+    await post('/policies', { name: 'year', retentionDays: 365 });
+  };
+  const remaining = async () =>
+    (await gw.app.inject({ method: 'GET', url: '/api/v1/ledger/events' })).json().data.length;
+  const timerTurns = async () => {
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  it('run in the gateway when it runs the service in-process', async () => {
+    gw = await gatewayUnderTest({ LEDGER_RETENTION_INTERVAL_MS: '20' });
+    await oldEventAndPolicy();
+    while ((await remaining()) > 0) await timerTurns();
+    expect(await remaining()).toBe(0);
+  });
+
+  it('do not run in its in-process fallback: the standalone instance runs them', async () => {
+    gw = await gatewayUnderTest({
+      LEDGER_PROXY_URL: await deadUrl(),
+      LEDGER_RETENTION_INTERVAL_MS: '20',
+    });
+    await oldEventAndPolicy();
+    await timerTurns();
+    expect(await remaining()).toBe(1);
+  });
+});

