@@ -1,6 +1,7 @@
-// npm run bench: throughput and latency of the gateway and pulse, each as a ratio to a baseline
-// measured in the same run on the same machine. Servers run as their own processes (the built
-// entry points); autocannon runs here. BENCH_SECONDS sets each measurement's length (default 10).
+// npm run bench [-- group...]: throughput and latency of the gateway and the services, each as a
+// ratio to a baseline measured in the same run on the same machine. Servers run as their own
+// processes (the built entry points); autocannon runs here. BENCH_SECONDS sets each measurement's
+// length (default 10). Groups: foundation (gateway and pulse), ledger; all by default.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -81,7 +82,16 @@ const start = async (entry, env) => {
   return p;
 };
 
-try {
+const rows = [];
+const measure = async (name, url, options, baseline) => {
+  const r = await load(name, url, options);
+  rows.push({ ...r, baseline: baseline?.name, ratio: baseline ? r.rps / baseline.rps : 1 });
+  console.error(`  ${name}: ${Math.round(r.rps)} req/s`);
+  return r;
+};
+
+/** The gateway and pulse: routing, proxying and ingestion (issue 2). */
+async function foundation() {
   const hello = await start('bench/hello.mjs', {});
   const standalone = await start('apps/pulse/dist/main.js', { DATABASE_URL: databaseUrl });
   const gateway = await start('apps/gateway/dist/main.js', { DATABASE_URL: databaseUrl });
@@ -91,15 +101,6 @@ try {
   });
   const embedded = await start('apps/gateway/dist/main.js', { DATA_DIR: 'memory://' });
 
-  const rows = [];
-  const measure = async (name, url, options, baseline) => {
-    const r = await load(name, url, options);
-    rows.push({ ...r, baseline: baseline?.name, ratio: baseline ? r.rps / baseline.rps : 1 });
-    console.error(`  ${name}: ${Math.round(r.rps)} req/s`);
-    return r;
-  };
-
-  console.error(`Measuring ${seconds} s each, 32 connections…`);
   const bare = await measure('bare Fastify hello-world', `${hello.url}/`);
   await measure('gateway GET /healthz', `${gateway.url}/healthz`, {}, bare);
   const direct = await measure(
@@ -154,6 +155,98 @@ try {
       ratio: (r.rps * 1000) / plain,
     });
     console.error(`  ${name}: ${Math.round(r.rps * 1000)} events/s`);
+  }
+}
+
+const auditEvent = JSON.stringify({
+  action: 'invoice.paid',
+  actor: 'ann@example.com',
+  resource: 'invoice/42',
+  service: 'billing',
+  metadata: { ip: '10.0.0.1', amount: 1200 },
+});
+
+/** The audit service: appends with the hash chain on, and verifying it (issue 3). */
+async function ledger() {
+  const gateway = await start('apps/gateway/dist/main.js', { DATABASE_URL: databaseUrl });
+  const embedded = await start('apps/gateway/dist/main.js', { DATA_DIR: 'memory://' });
+  const standalone = await start('apps/ledger/dist/main.js', { DATABASE_URL: databaseUrl });
+
+  // Baseline: pulse's POST /events, one plain INSERT per request, through the same gateway.
+  const pulse = await measure(
+    'POST /pulse/events, gateway in-process (baseline, no chain)',
+    `${gateway.url}/api/v1/pulse/events`,
+    post(event),
+  );
+  await measure(
+    'POST /ledger/events, gateway in-process, chain on',
+    `${gateway.url}/api/v1/ledger/events`,
+    post(auditEvent),
+    pulse,
+  );
+  await measure(
+    'POST /ledger/events, standalone ledger (direct)',
+    `${standalone.url}/api/v1/ledger/events`,
+    post(auditEvent),
+    pulse,
+  );
+  const one = await measure(
+    'POST /pulse/events, gateway in-process, 1 connection',
+    `${gateway.url}/api/v1/pulse/events`,
+    { ...post(event), connections: 1 },
+  );
+  await measure(
+    'POST /ledger/events, gateway in-process, 1 connection',
+    `${gateway.url}/api/v1/ledger/events`,
+    { ...post(auditEvent), connections: 1 },
+    one,
+  );
+  const pglitePulse = await measure(
+    'POST /pulse/events, gateway on PGlite',
+    `${embedded.url}/api/v1/pulse/events`,
+    post(event),
+  );
+  await measure(
+    'POST /ledger/events, gateway on PGlite, chain on',
+    `${embedded.url}/api/v1/ledger/events`,
+    post(auditEvent),
+    pglitePulse,
+  );
+
+  // Verifying: events checked per second, against reading the same rows with pg.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const readStart = Date.now();
+  const { rowCount } = await pool.query('select * from ledger.events order by seq');
+  const readRate = rowCount / ((Date.now() - readStart) / 1000);
+  await pool.end();
+  const t0 = Date.now();
+  const response = await fetch(`${gateway.url}/api/v1/ledger/events/verify`);
+  const { data } = await response.json();
+  const verifyRate = data.checked / ((Date.now() - t0) / 1000);
+  if (!data.valid) throw new Error(`verify: ${data.reason}`);
+  rows.push({ name: `read ${rowCount} audit rows via pg (baseline)`, events: readRate, ratio: 1 });
+  rows.push({
+    name: `GET /ledger/events/verify over ${data.checked} events`,
+    events: verifyRate,
+    baseline: 'read rows via pg',
+    ratio: verifyRate / readRate,
+  });
+  console.error(
+    `  verify: ${Math.round(verifyRate)} events/s (read: ${Math.round(readRate)} rows/s)`,
+  );
+}
+
+const groups = { foundation, ledger };
+const chosen = process.argv.slice(2);
+for (const name of chosen)
+  if (!(name in groups))
+    throw new Error(`Unknown bench group ${name}: ${Object.keys(groups).join(', ')}`);
+
+try {
+  console.error(`Measuring ${seconds} s each, 32 connections unless said…`);
+  for (const name of chosen.length ? chosen : Object.keys(groups)) {
+    console.error(`${name}:`);
+    await groups[name]();
   }
 
   const fmt = (n, d = 0) => (n === undefined ? '' : n.toFixed(d));
