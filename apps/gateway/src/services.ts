@@ -1,9 +1,10 @@
 import type { ServiceManifest } from '@platform/core';
+import { catalog } from '@platform/catalog';
 import { ledger } from '@platform/ledger';
 import { pulse } from '@platform/pulse';
 
 /** Every service the gateway can mount, in dashboard order. */
-export const SERVICES: readonly ServiceManifest[] = [ledger, pulse];
+export const SERVICES: readonly ServiceManifest[] = [ledger, catalog, pulse];
 
 /** Services that are off unless switched on (experimental ones). */
 export const OFF_BY_DEFAULT: ReadonlySet<string> = new Set(['git']);
