@@ -36,7 +36,11 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = a
         description:
           'Case-insensitive; ranked: exact name, name prefix, name contains, exact tag, tag contains, description contains; ties by name.',
         querystring: Type.Object({
-          q: Type.String({ maxLength: 200, title: 'q', description: 'The search term' }),
+          q: Type.String({
+            maxLength: 200,
+            title: 'the search term',
+            description: 'The search term',
+          }),
           limit: Type.Integer({
             minimum: 1,
             maximum: 1000,
