@@ -30,6 +30,7 @@ export interface ServicesTable extends Stamps {
 export interface DependenciesTable {
   service_id: string;
   depends_on_id: string;
+  seq: Generated<number>;
   created_at: Generated<Date>;
 }
 
@@ -75,11 +76,7 @@ export function selectServices(db: CatalogDb) {
         .coalesce(
           eb
             .selectFrom('dependencies as d')
-            .select(
-              sql<string[]>`jsonb_agg(d.depends_on_id order by d.created_at, d.depends_on_id)`.as(
-                'ids',
-              ),
-            )
+            .select(sql<string[]>`jsonb_agg(d.depends_on_id order by d.seq)`.as('ids'))
             .whereRef('d.service_id', '=', 's.id'),
           sql<string[]>`'[]'::jsonb`,
         )
@@ -134,7 +131,6 @@ export const dependencyIds = async (db: CatalogDb, serviceId: string) =>
       .selectFrom('dependencies')
       .select('depends_on_id')
       .where('service_id', '=', serviceId)
-      .orderBy('created_at')
-      .orderBy('depends_on_id')
+      .orderBy('seq')
       .execute()
   ).map((row) => row.depends_on_id);

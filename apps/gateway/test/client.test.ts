@@ -82,6 +82,38 @@ describe.each([
     expect((await ledger.deleteClassification(c.id)).id).toBe(c.id);
   });
 
+  it('manages the catalog and walks its dependency graph', async () => {
+    const { catalog } = createClient(await makeTransport());
+    await catalog.createSystem({ name: 'Shop', description: 'Selling' });
+    await catalog.createOwner({ name: 'ann', email: 'ann@example.com', team: 'web' });
+    const web = await catalog.createService({
+      name: 'web',
+      system: 'shop',
+      owner: 'ann',
+      tags: ['http'],
+    });
+    const api = await catalog.createService({ name: 'api' });
+    expect(await catalog.addDependency('web', 'api')).toEqual([api.id]);
+    expect(await catalog.dependencies('api', { direction: 'up' })).toMatchObject({
+      root: { id: api.id, name: 'api' },
+      nodes: [
+        { id: api.id, depth: 0 },
+        { id: web.id, depth: 1 },
+      ],
+      edges: [{ from: web.id, to: api.id }],
+    });
+    expect((await catalog.search('we')).map((h) => h.name)).toEqual(['web']);
+    expect((await catalog.getSystem('Shop')).services).toEqual([{ id: web.id, name: 'web' }]);
+    expect((await catalog.listServices({ tag: 'http' })).map((s) => s.id)).toEqual([web.id]);
+    expect((await catalog.updateService('web', { dependencies: [] })).dependencies).toEqual([]);
+    await expect(catalog.deleteOwner('ann')).rejects.toMatchObject({
+      code: 'CONFLICT',
+      status: 409,
+    });
+    expect((await catalog.deleteService('web')).id).toBe(web.id);
+    expect((await catalog.deleteOwner('ann')).name).toBe('ann');
+  });
+
   it('throws the envelope error with its code and status', async () => {
     const client = createClient(await makeTransport());
     const error = await client.pulse.getEvent('missing').catch((e: unknown) => e);

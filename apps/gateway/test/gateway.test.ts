@@ -57,7 +57,7 @@ describe('routing', () => {
     expect(service.headers['content-type']).toMatch(/text\/html/);
     expect(service.body).toContain('<h1>Analytics</h1>');
     expect((await get('/pulse/')).body).toContain('<h1>Analytics</h1>');
-    for (const url of ['/', '/somewhere/else', '/catalog/x']) {
+    for (const url of ['/', '/somewhere/else', '/stage/x']) {
       const dashboard = await get(url);
       expect(dashboard.statusCode).toBe(200);
       expect(dashboard.body).toContain('<h1>Platform</h1>');

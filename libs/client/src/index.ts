@@ -1,3 +1,4 @@
+import { CatalogClient } from './catalog.js';
 import { GatewayClient } from './gateway.js';
 import { LedgerClient } from './ledger.js';
 import { PulseClient } from './pulse.js';
@@ -6,6 +7,7 @@ import type { Transport } from './transport.js';
 export * from './transport.js';
 export * from './pulse.js';
 export * from './ledger.js';
+export * from './catalog.js';
 export * from './gateway.js';
 
 /** One client per service, over one transport. */
@@ -13,6 +15,7 @@ export function createClient(transport: Transport) {
   return {
     gateway: new GatewayClient(transport),
     ledger: new LedgerClient(transport),
+    catalog: new CatalogClient(transport),
     pulse: new PulseClient(transport),
   };
 }

@@ -1,4 +1,4 @@
-import { call, type Transport } from './transport.js';
+import { endpoint, type Transport } from './transport.js';
 
 export interface AuditEvent {
   id: string;
@@ -103,100 +103,63 @@ export interface ClassificationInput {
 
 type Page = { limit?: number; offset?: number };
 
-const BASE = '/api/v1/ledger';
-const path = (...parts: string[]) => [BASE, ...parts.map(encodeURIComponent)].join('/');
-
 /** Audit (spec 4.3). */
 export class LedgerClient {
-  constructor(private readonly transport: Transport) {}
+  private readonly send;
+
+  constructor(transport: Transport) {
+    this.send = endpoint(transport, '/api/v1/ledger');
+  }
 
   record(event: AuditEventInput) {
-    return call<AuditEvent>(this.transport, { method: 'POST', path: path('events'), body: event });
+    return this.send<AuditEvent>('POST', ['events'], { body: event });
   }
 
   listEvents(filter: AuditEventFilter = {}) {
-    return call<AuditEvent[]>(this.transport, {
-      method: 'GET',
-      path: path('events'),
-      query: { ...filter },
-    });
+    return this.send<AuditEvent[]>('GET', ['events'], { query: { ...filter } });
   }
 
   getEvent(id: string) {
-    return call<AuditEvent>(this.transport, { method: 'GET', path: path('events', id) });
+    return this.send<AuditEvent>('GET', ['events', id]);
   }
 
   verify() {
-    return call<ChainVerification>(this.transport, {
-      method: 'GET',
-      path: path('events', 'verify'),
-    });
+    return this.send<ChainVerification>('GET', ['events', 'verify']);
   }
 
   createPolicy(policy: RetentionPolicyInput) {
-    return call<RetentionPolicy>(this.transport, {
-      method: 'POST',
-      path: path('policies'),
-      body: policy,
-    });
+    return this.send<RetentionPolicy>('POST', ['policies'], { body: policy });
   }
 
   listPolicies(filter: { service?: string; action?: PolicyAction } & Page = {}) {
-    return call<RetentionPolicy[]>(this.transport, {
-      method: 'GET',
-      path: path('policies'),
-      query: { ...filter },
-    });
+    return this.send<RetentionPolicy[]>('GET', ['policies'], { query: filter });
   }
 
   getPolicy(idOrName: string) {
-    return call<RetentionPolicy>(this.transport, {
-      method: 'GET',
-      path: path('policies', idOrName),
-    });
+    return this.send<RetentionPolicy>('GET', ['policies', idOrName]);
   }
 
   deletePolicy(idOrName: string) {
-    return call<RetentionPolicy>(this.transport, {
-      method: 'DELETE',
-      path: path('policies', idOrName),
-    });
+    return this.send<RetentionPolicy>('DELETE', ['policies', idOrName]);
   }
 
   applyPolicy(idOrName: string) {
-    return call<RetentionRun>(this.transport, {
-      method: 'POST',
-      path: path('policies', idOrName, 'apply'),
-    });
+    return this.send<RetentionRun>('POST', ['policies', idOrName, 'apply']);
   }
 
   classify(classification: ClassificationInput) {
-    return call<Classification>(this.transport, {
-      method: 'POST',
-      path: path('classifications'),
-      body: classification,
-    });
+    return this.send<Classification>('POST', ['classifications'], { body: classification });
   }
 
   listClassifications(filter: { service?: string; level?: ClassificationLevel } & Page = {}) {
-    return call<Classification[]>(this.transport, {
-      method: 'GET',
-      path: path('classifications'),
-      query: { ...filter },
-    });
+    return this.send<Classification[]>('GET', ['classifications'], { query: filter });
   }
 
   getClassification(id: string) {
-    return call<Classification>(this.transport, {
-      method: 'GET',
-      path: path('classifications', id),
-    });
+    return this.send<Classification>('GET', ['classifications', id]);
   }
 
   deleteClassification(id: string) {
-    return call<Classification>(this.transport, {
-      method: 'DELETE',
-      path: path('classifications', id),
-    });
+    return this.send<Classification>('DELETE', ['classifications', id]);
   }
 }

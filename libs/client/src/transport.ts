@@ -127,3 +127,20 @@ export async function call<T>(transport: Transport, request: ApiRequest): Promis
     status,
   );
 }
+
+/**
+ * Calls under one service's base path: `endpoint(t, '/api/v1/x')('GET', ['items', id])` requests
+ * `/api/v1/x/items/<id>`, each path segment URL-encoded.
+ */
+export function endpoint(transport: Transport, base: string) {
+  return <T>(
+    method: ApiRequest['method'],
+    parts: string[],
+    options: { body?: unknown; query?: ApiRequest['query'] } = {},
+  ) =>
+    call<T>(transport, {
+      method,
+      path: [base, ...parts.map(encodeURIComponent)].join('/'),
+      ...options,
+    });
+}

@@ -52,6 +52,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('depends_on_id', 'text', (c) =>
       c.notNull().references('services.id').onDelete('cascade'),
     )
+    // Keeps the order in which dependencies were added.
+    .addColumn('seq', 'bigint', (c) => c.notNull().generatedByDefaultAsIdentity())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('dependencies_pkey', ['service_id', 'depends_on_id'])
     .addCheckConstraint('dependencies_not_self', sql`service_id <> depends_on_id`)

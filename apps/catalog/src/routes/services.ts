@@ -209,11 +209,10 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = 
             .execute();
           if (targets === undefined) return;
           await trx.deleteFrom('dependencies').where('service_id', '=', id).execute();
-          // One statement per edge keeps the order they were given in (created_at).
-          for (const target of targets)
+          if (targets.length > 0)
             await trx
               .insertInto('dependencies')
-              .values({ service_id: id, depends_on_id: target, created_at: sql`clock_timestamp()` })
+              .values(targets.map((target) => ({ service_id: id, depends_on_id: target })))
               .execute();
         });
       } catch (error) {
@@ -268,11 +267,7 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = 
       if (service.id === target.id) throw badRequest('A service cannot depend on itself');
       await catalog
         .insertInto('dependencies')
-        .values({
-          service_id: service.id,
-          depends_on_id: target.id,
-          created_at: sql`clock_timestamp()`,
-        })
+        .values({ service_id: service.id, depends_on_id: target.id })
         .onConflict((oc) => oc.columns(['service_id', 'depends_on_id']).doNothing())
         .execute();
       return ok(await dependencyIds(catalog, service.id));
