@@ -31,9 +31,13 @@ export async function traverse(
     direction === 'down'
       ? [sql.ref('d.service_id'), sql.ref('d.depends_on_id')]
       : [sql.ref('d.depends_on_id'), sql.ref('d.service_id')];
+  // Columns as arrays, zipped here: far cheaper than building a JSON object per node and edge.
   const { rows } = await sql<{
-    nodes: Graph['nodes'] | null;
-    edges: Graph['edges'] | null;
+    ids: string[] | null;
+    names: string[] | null;
+    depths: number[] | null;
+    froms: string[] | null;
+    tos: string[] | null;
   }>`
     with recursive walk(frontier, visited, depth) as (
       select array[${rootId}]::text[], array[${rootId}]::text[], 0
@@ -42,26 +46,35 @@ export async function traverse(
       from walk
       cross join lateral (
         select array_agg(distinct ${far}) as next
-        from ${deps} as d
-        where ${near} = any(walk.frontier)
-          and ${far} not in (select unnest(walk.visited))
+        from unnest(walk.frontier) as current(id)
+        join ${deps} as d on ${near} = current.id
+        where ${far} not in (select unnest(walk.visited))
       ) as step
       where step.next is not null
         and (${maxDepth}::int is null or walk.depth < ${maxDepth}::int)
     ),
     found as (
       select unnest(frontier) as id, depth from walk
+    ),
+    nodes as (
+      select array_agg(s.id order by f.depth, lower(s.name), s.id) as ids,
+             array_agg(s.name order by f.depth, lower(s.name), s.id) as names,
+             array_agg(f.depth order by f.depth, lower(s.name), s.id) as depths
+      from found f join ${services} as s on s.id = f.id
+    ),
+    edges as (
+      select array_agg(d.service_id order by d.service_id, d.depends_on_id) as froms,
+             array_agg(d.depends_on_id order by d.service_id, d.depends_on_id) as tos
+      from ${deps} as d
+      join found n on n.id = ${near}
+      join found f on f.id = ${far}
+      where ${maxDepth}::int is null or n.depth < ${maxDepth}::int
     )
-    select
-      (select jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name, 'depth', f.depth)
-                        order by f.depth, lower(s.name))
-         from found f join ${services} as s on s.id = f.id) as nodes,
-      (select jsonb_agg(jsonb_build_object('from', d.service_id, 'to', d.depends_on_id)
-                        order by d.service_id, d.depends_on_id)
-         from ${deps} as d
-         join found n on n.id = ${near}
-         join found f on f.id = ${far}
-         where ${maxDepth}::int is null or n.depth < ${maxDepth}::int) as edges
+    select * from nodes, edges
   `.execute(db);
-  return { nodes: rows[0]?.nodes ?? [], edges: rows[0]?.edges ?? [] };
+  const { ids, names, depths, froms, tos } = rows[0];
+  return {
+    nodes: (ids ?? []).map((id, i) => ({ id, name: names![i], depth: Number(depths![i]) })),
+    edges: (froms ?? []).map((from, i) => ({ from, to: tos![i] })),
+  };
 }

@@ -69,6 +69,10 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = a
           db
             .selectFrom('services as s')
             .select(['s.id', 's.name', 's.description', 's.tags', rank.as('rank')])
+            // A cheap test first, so that only candidates are ranked (tags as their JSON text).
+            .where(
+              sql<boolean>`strpos(lower(s.name || ' ' || s.tags::text || ' ' || coalesce(s.description, '')), ${q}) > 0`,
+            )
             .as('hits'),
         )
         .selectAll()
