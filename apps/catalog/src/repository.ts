@@ -53,6 +53,8 @@ export const jsonb = <T>(value: T) => JSON.stringify(value) as unknown as T;
 
 /** Postgres' unique_violation and foreign_key_violation. */
 export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+export const isForeignKeyViolation = (error: unknown) =>
+  (error as { code?: string }).code === '23503';
 
 // Services, as the API shows them: system and owner by name, dependencies as ids.
 

@@ -140,6 +140,12 @@ function errorHandler(
   const pgCode = (error as { code?: string }).code ?? '';
   if (pgCode === '23505')
     return sendError(reply, 'CONFLICT', 'A record with the same unique value already exists');
+  if (pgCode === '23503')
+    return sendError(
+      reply,
+      'CONFLICT',
+      'A record this one refers to was removed meanwhile, or another still refers to it; try again',
+    );
   // Postgres stores no NUL character, neither in text nor in jsonb (`\u0000`).
   if (pgCode === '22021' || pgCode === '22P05')
     return sendError(reply, 'BAD_REQUEST', 'Text must not contain the NUL character (\\u0000)');

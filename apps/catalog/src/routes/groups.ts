@@ -11,6 +11,7 @@ import {
 } from '@platform/core';
 import { selectByIdOrName, sql } from '@platform/db';
 import {
+  isForeignKeyViolation,
   isUniqueViolation,
   servicesWhere,
   type CatalogDb,
@@ -69,8 +70,6 @@ function groupRoutes<Row extends { id: string; name: string }>(
   const nameTaken = (name: string) => conflict(`A ${noun} named ${name} exists already`);
 
   return async (app, { catalog }) => {
-    // The table is chosen at run time; only the columns both tables have are used through it.
-    const db = catalog;
     const find = async (idOrName: string) => {
       const row = await selectByIdOrName<Row>(catalog, group.table, idOrName);
       if (!row) throw notFound(group.resource, idOrName);
@@ -92,7 +91,7 @@ function groupRoutes<Row extends { id: string; name: string }>(
         },
       },
       async (request) => {
-        const rows = await db
+        const rows = await catalog
           .selectFrom(group.table as 'systems')
           .selectAll()
           .orderBy(sql`lower(name)`)
@@ -115,7 +114,7 @@ function groupRoutes<Row extends { id: string; name: string }>(
       },
       async (request, reply) => {
         const body = request.body as { name: string } & Record<string, unknown>;
-        const row = await db
+        const row = await catalog
           .insertInto(group.table as 'systems')
           .values({ id: newId(), name: body.name, ...toColumns(body) })
           .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
@@ -155,7 +154,7 @@ function groupRoutes<Row extends { id: string; name: string }>(
         const { id } = await find(request.params.idOrName);
         const body = request.body as { name?: string } & Record<string, unknown>;
         try {
-          const row = await db
+          const row = await catalog
             .updateTable(group.table as 'systems')
             .set({
               ...(body.name === undefined ? {} : { name: body.name }),
@@ -191,10 +190,17 @@ function groupRoutes<Row extends { id: string; name: string }>(
           throw conflict(
             `${group.resource} ${row.name} still has services: ${users.map((s) => s.name).join(', ')}`,
           );
-        await db
-          .deleteFrom(group.table as 'systems')
-          .where('id', '=', row.id)
-          .execute();
+        try {
+          await catalog
+            .deleteFrom(group.table as 'systems')
+            .where('id', '=', row.id)
+            .execute();
+        } catch (error) {
+          // A service joined it between the check and the delete (the foreign key refuses).
+          if (isForeignKeyViolation(error))
+            throw conflict(`${group.resource} ${row.name} still has services`);
+          throw error;
+        }
         return ok(group.toRecord(row));
       },
     );
