@@ -1,15 +1,13 @@
-import { serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
-import type { InjectOptions } from 'fastify';
+import {
+  jsonApi,
+  serviceUnderTest,
+  type Json,
+  type JsonApi,
+  type ServiceUnderTest,
+} from '@platform/testing';
 import { catalog } from '../src/index';
 
-// JSON bodies, checked by each test.
-type Json = any;
-
-export interface Catalog extends ServiceUnderTest {
-  get(url: string): Promise<{ status: number; body: Json }>;
-  post(url: string, payload?: unknown): Promise<{ status: number; body: Json }>;
-  put(url: string, payload: unknown): Promise<{ status: number; body: Json }>;
-  del(url: string): Promise<{ status: number; body: Json }>;
+export interface Catalog extends ServiceUnderTest, JsonApi {
   /** Creates a service and returns it (fails the test when it cannot). */
   service(name: string, fields?: object): Promise<Json>;
   /** Makes `from` depend on each of `to`. */
@@ -18,29 +16,18 @@ export interface Catalog extends ServiceUnderTest {
 
 export async function catalogUnderTest(): Promise<Catalog> {
   const svc = await serviceUnderTest(catalog);
-  const call = async (method: InjectOptions['method'], url: string, payload?: unknown) => {
-    const res = await svc.app.inject({
-      method,
-      url: `/api/v1/catalog${url}`,
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const post = (url: string, payload?: unknown) => call('POST', url, payload ?? {});
+  const api = jsonApi(svc.app, catalog.prefix);
   return {
     ...svc,
-    get: (url) => call('GET', url),
-    post,
-    put: (url, payload) => call('PUT', url, payload),
-    del: (url) => call('DELETE', url),
+    ...api,
     async service(name, fields = {}) {
-      const res = await post('/services', { name, ...fields });
+      const res = await api.post('/services', { name, ...fields });
       if (res.status !== 201) throw new Error(`${name}: ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
     async depend(from, ...to) {
       for (const target of to) {
-        const res = await post(`/services/${from}/dependencies`, { dependsOn: target });
+        const res = await api.post(`/services/${from}/dependencies`, { dependsOn: target });
         if (res.status !== 200)
           throw new Error(`${from} -> ${target}: ${JSON.stringify(res.body)}`);
       }

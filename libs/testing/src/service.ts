@@ -46,3 +46,36 @@ export async function deadUrl(): Promise<string> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
 }
+
+/** A JSON body as a test reads it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test checks the shape it expects
+export type Json = any;
+
+export interface JsonApi {
+  get(url: string): Promise<{ status: number; body: Json }>;
+  post(url: string, payload?: unknown): Promise<{ status: number; body: Json }>;
+  put(url: string, payload: unknown): Promise<{ status: number; body: Json }>;
+  del(url: string): Promise<{ status: number; body: Json }>;
+}
+
+/** JSON requests to `app` under `prefix` through `inject`, answering status and parsed body. */
+export function jsonApi(app: App, prefix: string): JsonApi {
+  const call = async (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) => {
+    const res = await app.inject({
+      method,
+      url: `${prefix}${url}`,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  return {
+    get: (url) => call('GET', url),
+    post: (url, payload) => call('POST', url, payload ?? {}),
+    put: (url, payload) => call('PUT', url, payload),
+    del: (url) => call('DELETE', url),
+  };
+}
