@@ -160,14 +160,22 @@ function columns(input: Input, current?: TokenRow) {
   return out;
 }
 
-/** Turns a unique violation into a 409 saying which value is taken. */
-function conflictOf(error: unknown, name: string | undefined): unknown {
+/** Turns a unique violation into a 409 saying which value is taken: the name first. */
+async function conflictOf(db: PaletteDb, error: unknown, name: string | undefined, id?: string) {
   if (!isUniqueViolation(error)) return error;
+  if (name !== undefined) {
+    const other = await db
+      .selectFrom('tokens')
+      .select('id')
+      .where(sql`lower(name)`, '=', name.toLowerCase())
+      .where('id', '!=', id ?? '')
+      .executeTakeFirst();
+    if (other) return nameTaken('tokens', name);
+  }
   const constraint = (error as { constraint?: string }).constraint ?? '';
-  if (constraint.includes('css_variable')) return conflict('Another token has that cssVariable');
   if (constraint.includes('tailwind_key'))
     return conflict('Another token of that category has that tailwindKey');
-  return nameTaken('tokens', name ?? '');
+  return conflict('Another token has that cssVariable');
 }
 
 export const tokenRoutes: FastifyPluginAsyncTypebox<{ palette: PaletteDb }> = async (
@@ -239,7 +247,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ palette: PaletteDb }> = as
           .executeTakeFirstOrThrow();
         return reply.code(201).send(ok(toToken(row)));
       } catch (error) {
-        throw conflictOf(error, request.body.name);
+        throw await conflictOf(palette, error, request.body.name);
       }
     },
   );
@@ -322,7 +330,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ palette: PaletteDb }> = as
           .executeTakeFirstOrThrow();
         return ok(toToken(row));
       } catch (error) {
-        throw conflictOf(error, request.body.name);
+        throw await conflictOf(palette, error, request.body.name, current.id);
       }
     },
   );
