@@ -116,7 +116,7 @@ describe('GET /export', () => {
     new Function('module', source)(preset);
     const { default: resolveConfig } = await import('tailwindcss/resolveConfig.js');
     const theme = resolveConfig({ content: ['x.html'], presets: [preset.exports as object] })
-      .theme as Record<string, Record<string, unknown>>;
+      .theme as unknown as Record<string, Record<string, unknown>>;
     expect(theme.colors.primary).toBe('var(--color-primary)');
     expect(theme.colors.surface).toBe('var(--color-surface)');
     expect(theme.colors.red).toBeDefined(); // extended, not replaced
