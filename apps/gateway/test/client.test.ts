@@ -114,6 +114,43 @@ describe.each([
     expect((await catalog.deleteOwner('ann')).name).toBe('ann');
   });
 
+  it('manages design tokens and components, and exports them', async () => {
+    const { palette } = createClient(await makeTransport());
+    const ink = await palette.createToken({
+      name: 'ink',
+      category: 'color',
+      value: '#000',
+      dark: '#fff',
+    });
+    await palette.createToken({
+      name: 'paper',
+      category: 'color',
+      value: { default: '#fff', dark: '#000' },
+    });
+    const button = await palette.createComponent({ name: 'Button', tokens: ['ink'] });
+    expect((await palette.addProp('button', { name: 'size' })).props[0]).toMatchObject({
+      name: 'size',
+      type: 'string',
+    });
+    expect((await palette.getComponent(button.id)).resolved.tokens.map((t) => t.id)).toEqual([
+      ink.id,
+    ]);
+    expect((await palette.getToken('ink')).usage.components).toEqual([
+      { id: button.id, name: 'Button' },
+    ]);
+    expect((await palette.contrast('ink', 'paper')).light.ratio).toBe(21);
+    expect((await palette.export('css')).output).toContain('--ink: #000;');
+    await palette.create('patterns', { name: 'Form', components: ['Button'] });
+    expect(await palette.addStep('form', { title: 'Submit', component: 'button' })).toMatchObject({
+      steps: [{ title: 'Submit' }],
+    });
+    expect((await palette.search('butt')).results[0]).toMatchObject({
+      kind: 'component',
+      name: 'Button',
+    });
+    await expect(palette.deleteToken('ink')).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
   it('throws the envelope error with its code and status', async () => {
     const client = createClient(await makeTransport());
     const error = await client.pulse.getEvent('missing').catch((e: unknown) => e);

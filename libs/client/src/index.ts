@@ -1,6 +1,7 @@
 import { CatalogClient } from './catalog.js';
 import { GatewayClient } from './gateway.js';
 import { LedgerClient } from './ledger.js';
+import { PaletteClient } from './palette.js';
 import { PulseClient } from './pulse.js';
 import type { Transport } from './transport.js';
 
@@ -8,6 +9,7 @@ export * from './transport.js';
 export * from './pulse.js';
 export * from './ledger.js';
 export * from './catalog.js';
+export * from './palette.js';
 export * from './gateway.js';
 
 /** One client per service, over one transport. */
@@ -16,6 +18,7 @@ export function createClient(transport: Transport) {
     gateway: new GatewayClient(transport),
     ledger: new LedgerClient(transport),
     catalog: new CatalogClient(transport),
+    palette: new PaletteClient(transport),
     pulse: new PulseClient(transport),
   };
 }

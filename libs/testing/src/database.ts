@@ -5,6 +5,8 @@ import { fromPGlite, openDatabase, type PlatformDatabase } from '@platform/db';
 
 let template: Promise<PGlite> | undefined;
 const idle: PGlite[] = [];
+/** Set once the file's cleanup ran: a database released later (an afterAll) is closed, not pooled. */
+let filesDone = false;
 
 /** Drops every schema a test made, leaving the instance as new. */
 async function reset(pglite: PGlite) {
@@ -18,6 +20,7 @@ async function reset(pglite: PGlite) {
 
 /** Closes the PGlite instances this test file made; run after each file (jest.setup.ts). */
 export async function closeTestDatabases() {
+  filesDone = true;
   const instances = [...idle.splice(0), ...(template ? [await template] : [])];
   template = undefined;
   await Promise.all(instances.map((pglite) => pglite.close()));
@@ -38,6 +41,7 @@ async function freshPGlite(): Promise<PlatformDatabase> {
       if (released) return;
       released = true;
       await db.close();
+      if (filesDone) return pglite.close();
       await reset(pglite);
       idle.push(pglite);
     },
