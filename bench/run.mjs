@@ -325,7 +325,58 @@ async function catalog() {
   await measure('GET /search?q=zzz (no hit, full scan)', `${base}/search?q=zzz`, {}, get);
 }
 
-const groups = { foundation, ledger, catalog };
+/** The design system: exporting 2,000 tokens in each format (issue 5). */
+async function palette() {
+  const gateway = await start('apps/gateway/dist/main.js', { DATABASE_URL: databaseUrl });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  await pool.query('delete from palette.component_tokens; delete from palette.tokens');
+  const categories = ['color', 'spacing', 'radius', 'shadow', 'motion'];
+  const values = {
+    color: '#3366ff',
+    spacing: '4px',
+    radius: '8px',
+    shadow: '0 1px 2px #0003',
+    motion: '120ms',
+  };
+  const rows = Array.from({ length: 2000 }, (_, i) => {
+    const category = categories[i % categories.length];
+    const name = `${category}-token-${i}`;
+    return [
+      `t${i}`,
+      name,
+      category,
+      values[category],
+      i % 2 ? '#001133' : null,
+      `--${name}`,
+      `token-${i}`,
+      `group-${i % 10}`,
+    ];
+  });
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    const placeholders = chunk.map(
+      (_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(',')})`,
+    );
+    await pool.query(
+      `insert into palette.tokens (id, name, category, value_default, value_dark, css_variable, tailwind_key, "group") values ${placeholders.join(',')}`,
+      chunk.flat(),
+    );
+  }
+  await pool.query('analyze palette.tokens');
+  await pool.end();
+  const base = `${gateway.url}/api/v1/palette`;
+  const list = await measure('GET /tokens?limit=100 (2,000 tokens)', `${base}/tokens?limit=100`);
+  await measure('GET /tokens?limit=1000', `${base}/tokens?limit=1000`, {}, list);
+  for (const format of ['css', 'json', 'tailwind', 'tailwind4'])
+    await measure(
+      `GET /export?format=${format} (2,000 tokens)`,
+      `${base}/export?format=${format}`,
+      {},
+      list,
+    );
+}
+
+const groups = { foundation, ledger, catalog, palette };
 const chosen = process.argv.slice(2);
 for (const name of chosen)
   if (!(name in groups))
