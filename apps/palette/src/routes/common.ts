@@ -1,6 +1,6 @@
 import { IsoTimestamp, Type, badRequest, conflict, notFound } from '@platform/core';
-import { selectByIdOrName } from '@platform/db';
-import type { PaletteDb, Table } from '../repository.js';
+import { selectByIdOrName, sql } from '@platform/db';
+import { setLinks, type PaletteDb, type Table } from '../repository.js';
 
 export const tags = ['palette'];
 
@@ -54,3 +54,38 @@ export const nameTaken = (table: Table, name: string) =>
   conflict(`A ${NOUNS[table].toLowerCase()} named ${name} exists already`);
 
 export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
+
+/** The fields that were sent (not undefined): what a partial update changes. */
+export const sentFields = <T extends Record<string, unknown>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+type Link = Parameters<typeof setLinks>[1];
+
+/**
+ * Updates a record and, when `links` is given, replaces its links, in one transaction. A name
+ * another record has is 409.
+ */
+export async function updateRecord<Row>(
+  db: PaletteDb,
+  table: 'components' | 'patterns',
+  id: string,
+  changes: Record<string, unknown>,
+  links?: { link: Link; columns: [string, string]; targets: string[] },
+): Promise<Row> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable(table as 'patterns')
+        .set({ ...changes, updated: sql`now()` } as never)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (links) await setLinks(trx, links.link, links.columns, id, links.targets);
+      return row as unknown as Row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error) && typeof changes.name === 'string')
+      throw nameTaken(table, changes.name);
+    throw error;
+  }
+}

@@ -28,12 +28,13 @@ import {
   Tags,
   Text,
   find,
-  isUniqueViolation,
   nameTaken,
   resolveAll,
+  sentFields,
   stamps,
   tags,
   unique,
+  updateRecord,
 } from './common.js';
 import { Token, toToken } from './tokens.js';
 
@@ -318,41 +319,26 @@ export const componentRoutes: FastifyPluginAsyncTypebox<{ palette: PaletteDb }> 
       distinctNames(body.variants, 'variants');
       const tokenIds =
         body.tokens === undefined ? undefined : await resolveAll(palette, 'tokens', body.tokens);
-      try {
-        const row = await palette.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('components')
-            .set({
-              ...(body.name === undefined ? {} : { name: body.name }),
-              ...(body.status === undefined ? {} : { status: body.status }),
-              ...(body.category === undefined ? {} : { category: body.category }),
-              ...(body.description === undefined ? {} : { description: body.description }),
-              ...(body.props === undefined ? {} : { props: jsonb(body.props.map(toProp)) }),
-              ...(body.variants === undefined
-                ? {}
-                : { variants: jsonb(body.variants.map(toVariant)) }),
-              ...(body.tags === undefined ? {} : { tags: jsonb(unique(body.tags)) }),
-              updated: sql`now()`,
-            })
-            .where('id', '=', current.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          if (tokenIds)
-            await setLinks(
-              trx,
-              'component_tokens',
-              ['component_id', 'token_id'],
-              current.id,
-              tokenIds,
-            );
-          return updated;
-        });
-        return ok(await toComponent(row));
-      } catch (error) {
-        if (isUniqueViolation(error) && body.name !== undefined)
-          throw nameTaken('components', body.name);
-        throw error;
-      }
+      const row = await updateRecord<ComponentRow>(
+        palette,
+        'components',
+        current.id,
+        sentFields({
+          name: body.name,
+          status: body.status,
+          category: body.category,
+          description: body.description,
+          props: body.props && jsonb(body.props.map(toProp)),
+          variants: body.variants && jsonb(body.variants.map(toVariant)),
+          tags: body.tags && jsonb(unique(body.tags)),
+        }),
+        tokenIds && {
+          link: 'component_tokens',
+          columns: ['component_id', 'token_id'],
+          targets: tokenIds,
+        },
+      );
+      return ok(await toComponent(row));
     },
   );
 

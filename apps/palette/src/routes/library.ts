@@ -27,12 +27,13 @@ import {
   Tags,
   Text,
   find,
-  isUniqueViolation,
   nameTaken,
   resolveAll,
+  sentFields,
   stamps,
   tags,
   unique,
+  updateRecord,
 } from './common.js';
 
 export const LEVELS = ['A', 'AA', 'AAA'] as const;
@@ -318,36 +319,23 @@ export const libraryRoutes: FastifyPluginAsyncTypebox<{ palette: PaletteDb }> = 
         body.components === undefined
           ? undefined
           : await resolveAll(palette, 'components', body.components);
-      try {
-        const row = await palette.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('patterns')
-            .set({
-              ...(body.name === undefined ? {} : { name: body.name }),
-              ...(body.category === undefined ? {} : { category: body.category }),
-              ...(body.description === undefined ? {} : { description: body.description }),
-              ...(body.tags === undefined ? {} : { tags: jsonb(unique(body.tags)) }),
-              updated: sql`now()`,
-            })
-            .where('id', '=', current.id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          if (components)
-            await setLinks(
-              trx,
-              'pattern_components',
-              ['pattern_id', 'component_id'],
-              current.id,
-              components,
-            );
-          return updated;
-        });
-        return ok(await toPattern(row));
-      } catch (error) {
-        if (isUniqueViolation(error) && body.name !== undefined)
-          throw nameTaken('patterns', body.name);
-        throw error;
-      }
+      const row = await updateRecord<PatternRow>(
+        palette,
+        'patterns',
+        current.id,
+        sentFields({
+          name: body.name,
+          category: body.category,
+          description: body.description,
+          tags: body.tags && jsonb(unique(body.tags)),
+        }),
+        components && {
+          link: 'pattern_components',
+          columns: ['pattern_id', 'component_id'],
+          targets: components,
+        },
+      );
+      return ok(await toPattern(row));
     },
   );
 
