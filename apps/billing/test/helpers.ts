@@ -6,10 +6,13 @@ import {
   type ServiceUnderTest,
 } from '@platform/testing';
 import { billing } from '../src/index';
+import { SCHEMA, type BillingDatabase } from '../src/repository';
 
 export interface Billing extends ServiceUnderTest, JsonApi {
   /** Creates an item and returns it (fails the test when it cannot). */
   item(fields: object): Promise<Json>;
+  /** Removes every item. */
+  reset(): Promise<void>;
 }
 
 export async function billingUnderTest(env: Record<string, string> = {}): Promise<Billing> {
@@ -22,6 +25,9 @@ export async function billingUnderTest(env: Record<string, string> = {}): Promis
       const res = await api.post('/items', { name: 'item', amount: 100, ...fields });
       if (res.status !== 201) throw new Error(JSON.stringify(res.body));
       return res.body.data;
+    },
+    async reset() {
+      await svc.db.schema<BillingDatabase>(SCHEMA).deleteFrom('items').execute();
     },
   };
 }
