@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ServiceManifest } from '@platform/core';
+import { adapters } from './adapters/index.js';
 import { BILLING_VARIABLES, billingConfig } from './config.js';
 import { migrations } from './migrations/index.js';
 import { SCHEMA, type BillingDatabase } from './repository.js';
@@ -7,6 +8,7 @@ import { categoryRoutes } from './routes/categories.js';
 import { itemRoutes } from './routes/items.js';
 import { reportRoutes } from './routes/reports.js';
 import { statusRoutes } from './routes/status.js';
+import { syncRoutes } from './routes/sync.js';
 
 export { BILLING_VARIABLES, billingConfig } from './config.js';
 
@@ -28,6 +30,7 @@ export const billing: ServiceManifest = {
     await app.register(categoryRoutes, { billing: schema });
     await app.register(reportRoutes, { billing: schema, config });
     await app.register(statusRoutes, { billing: schema, config, storageType: db.kind });
+    await app.register(syncRoutes, { billing: schema, adapters: adapters(config) });
   },
 };
 
