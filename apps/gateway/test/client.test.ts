@@ -151,6 +151,29 @@ describe.each([
     await expect(palette.deleteToken('ink')).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
+  it('records spending and reports it', async () => {
+    const { billing } = createClient(await makeTransport());
+    const item = await billing.createItem({
+      name: 'GPU',
+      amount: 1250,
+      provider: 'openai',
+      providerRef: 'c1',
+      date: '2026-01-05',
+    });
+    await billing.createItem({ name: 'Disk', amount: 250, date: '2026-01-20' });
+    expect(await billing.itemByProviderRef('openai', 'c1')).toEqual(item);
+    expect(await billing.summary({ from: '2026-01-01', to: '2026-01-31' })).toMatchObject({
+      totalAmount: 1500,
+      itemCount: 2,
+    });
+    expect((await billing.breakdown('provider')).map((r) => r.key)).toEqual(['openai', '(none)']);
+    expect(await billing.trend('month')).toEqual([{ date: '2026-01', amount: 1500, count: 2 }]);
+    await expect(billing.createItem({ name: 'x', amount: 1.5 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect((await billing.updateItem(item.id, { amount: 1300 })).amount).toBe(1300);
+  });
+
   it('throws the envelope error with its code and status', async () => {
     const client = createClient(await makeTransport());
     const error = await client.pulse.getEvent('missing').catch((e: unknown) => e);

@@ -1,3 +1,4 @@
+import { BillingClient } from './billing.js';
 import { CatalogClient } from './catalog.js';
 import { GatewayClient } from './gateway.js';
 import { LedgerClient } from './ledger.js';
@@ -10,6 +11,7 @@ export * from './pulse.js';
 export * from './ledger.js';
 export * from './catalog.js';
 export * from './palette.js';
+export * from './billing.js';
 export * from './gateway.js';
 
 /** One client per service, over one transport. */
@@ -19,6 +21,7 @@ export function createClient(transport: Transport) {
     ledger: new LedgerClient(transport),
     catalog: new CatalogClient(transport),
     palette: new PaletteClient(transport),
+    billing: new BillingClient(transport),
     pulse: new PulseClient(transport),
   };
 }
