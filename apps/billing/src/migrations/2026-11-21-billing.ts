@@ -30,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where(sql.ref('provider_ref'), 'is not', null)
     .execute();
   await db.schema.createIndex('items_date_idx').on('items').columns(['currency', 'date']).execute();
+  // The list order: newest first.
+  await db.schema.createIndex('items_list_idx').on('items').columns(['date desc', 'id']).execute();
   for (const column of ['category', 'provider', 'service'])
     await db.schema
       .createIndex(`items_${column}_idx`)
