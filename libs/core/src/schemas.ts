@@ -56,3 +56,6 @@ export const IsoTimestamp = Type.String({
   format: 'date-time',
   description: 'ISO 8601 UTC timestamp with milliseconds',
 });
+
+/** A value or null: what an optional field reads as, and how a PUT clears it. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

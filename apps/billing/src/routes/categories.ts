@@ -1,5 +1,6 @@
 import {
   IsoTimestamp,
+  Nullable,
   PageQuery,
   Type,
   conflict,
@@ -14,8 +15,6 @@ import { selectByIdOrName, sql } from '@platform/db';
 import type { BillingDb, CategoryRow } from '../repository.js';
 
 const tags = ['billing'];
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 const Fields = {
   name: Type.String({

@@ -1,6 +1,7 @@
 import {
   Instant,
   IsoTimestamp,
+  Nullable,
   PageQuery,
   Type,
   badRequest,
@@ -26,8 +27,6 @@ import {
 
 export const PERIODS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 const tags = ['billing'];
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 const Label = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
 export const ItemFields = {

@@ -1,5 +1,6 @@
 import {
   IsoTimestamp,
+  Nullable,
   Type,
   badRequest,
   newId,
@@ -15,8 +16,6 @@ import { ProviderError, type Adapter, type SyncRequest } from '../adapters/index
 import { type BillingDb, type SyncJobRow } from '../repository.js';
 
 const tags = ['billing'];
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 const Day = (description: string) =>
   Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
 

@@ -23,5 +23,4 @@ export const stamps = (row: { created_at: Date; updated_at: Date }) => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
+export { Nullable } from '@platform/core';

@@ -12,8 +12,6 @@ export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
   maxItems: 50,
   description: 'Up to 50 tags; repeats are dropped',
 });
-export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 export const IdOrName = Type.Object({ idOrName: Type.String() });
 export const Ref = Type.Object({ id: Type.String(), name: Type.String() });
 export const Stamps = { created: IsoTimestamp, updated: IsoTimestamp };
@@ -89,3 +87,5 @@ export async function updateRecord<Row>(
     throw error;
   }
 }
+
+export { Nullable } from '@platform/core';
