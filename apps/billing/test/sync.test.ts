@@ -190,6 +190,8 @@ describe('sync from Anthropic', () => {
     const api = await provider((req, url) => {
       if (req.headers['x-api-key'] !== TOKEN)
         return { status: 401, body: { type: 'error', error: { type: 'authentication_error' } } };
+      if (url.searchParams.get('workspace_ids[]') === 'boom')
+        return { status: 500, body: { type: 'error', error: { type: 'api_error' } } };
       const bucket = (day: string, results: unknown[]) => ({
         starting_at: `${day}T00:00:00Z`,
         ending_at: `${day}T23:59:59Z`,
@@ -251,6 +253,15 @@ describe('sync from Anthropic', () => {
       status: 'failed',
       error: 'anthropic refused the token (HTTP 401)',
     });
+    const broken = await sync({
+      provider: 'anthropic',
+      token: TOKEN,
+      from: '2026-01-01',
+      to: '2026-01-02',
+      projectId: 'boom',
+    });
+    expect(broken).toMatchObject({ status: 'failed', error: 'anthropic answered HTTP 500' });
+    expect((await svc.get('/items?provider=anthropic')).body.data).toHaveLength(3);
   });
 });
 
