@@ -51,11 +51,6 @@ export type OwnerRow = Selectable<OwnersTable>;
 /** jsonb parameters go in as text: both pg and PGlite cast it. */
 export const jsonb = <T>(value: T) => JSON.stringify(value) as unknown as T;
 
-/** Postgres' unique_violation and foreign_key_violation. */
-export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
-export const isForeignKeyViolation = (error: unknown) =>
-  (error as { code?: string }).code === '23503';
-
 // Services, as the API shows them: system and owner by name, dependencies as ids.
 
 export function selectServices(db: CatalogDb) {

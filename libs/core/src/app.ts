@@ -11,6 +11,7 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawReplyDefaultExpression,
 } from 'fastify';
+import { isForeignKeyViolation, isUniqueViolation, sqlState } from '@platform/db';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
 import { schemaErrorFormatter, validatorCompiler } from './validation.js';
 
@@ -137,10 +138,10 @@ function errorHandler(
   if (error instanceof SyntaxError && error.statusCode === 400) {
     return sendError(reply, 'BAD_REQUEST', `Malformed JSON body: ${error.message}`);
   }
-  const pgCode = (error as { code?: string }).code ?? '';
-  if (pgCode === '23505')
+  const pgCode = sqlState(error) ?? '';
+  if (isUniqueViolation(error))
     return sendError(reply, 'CONFLICT', 'A record with the same unique value already exists');
-  if (pgCode === '23503')
+  if (isForeignKeyViolation(error))
     return sendError(
       reply,
       'CONFLICT',

@@ -17,3 +17,4 @@ export {
   type Selectable,
   type Insertable,
 } from 'kysely';
+export * from './errors.js';

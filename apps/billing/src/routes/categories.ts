@@ -11,7 +11,7 @@ import {
   type FastifyPluginAsyncTypebox,
   type Static,
 } from '@platform/core';
-import { selectByIdOrName, sql } from '@platform/db';
+import { isUniqueViolation, selectByIdOrName, sql } from '@platform/db';
 import type { BillingDb, CategoryRow } from '../repository.js';
 
 const tags = ['billing'];
@@ -51,7 +51,6 @@ const toCategory = (row: CategoryRow): Static<typeof Category> => ({
 });
 
 const taken = (name: string) => conflict(`A category named ${name} exists already`);
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 export const categoryRoutes: FastifyPluginAsyncTypebox<{ billing: BillingDb }> = async (
   app,

@@ -15,7 +15,7 @@ import {
   type FastifyPluginAsyncTypebox,
   type Static,
 } from '@platform/core';
-import { sql } from '@platform/db';
+import { isUniqueViolation, sql } from '@platform/db';
 import type { BillingConfig } from '../config.js';
 import {
   filteredItems,
@@ -179,7 +179,6 @@ export const itemRoutes: FastifyPluginAsyncTypebox<{
     if (!row) throw notFound('Item', id);
     return row;
   };
-  const isRefTaken = (error: unknown) => (error as { code?: string }).code === '23505';
 
   app.get(
     '/items',
@@ -231,7 +230,8 @@ export const itemRoutes: FastifyPluginAsyncTypebox<{
           .executeTakeFirstOrThrow();
         return reply.code(201).send(ok(toItem(row)));
       } catch (error) {
-        if (isRefTaken(error)) throw refTaken(request.body.provider, request.body.providerRef);
+        if (isUniqueViolation(error))
+          throw refTaken(request.body.provider, request.body.providerRef);
         throw error;
       }
     },
@@ -300,7 +300,7 @@ export const itemRoutes: FastifyPluginAsyncTypebox<{
           .executeTakeFirstOrThrow();
         return ok(toItem(row));
       } catch (error) {
-        if (isRefTaken(error))
+        if (isUniqueViolation(error))
           throw refTaken(
             request.body.provider ?? current.provider,
             request.body.providerRef ?? current.provider_ref,

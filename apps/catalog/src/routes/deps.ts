@@ -1,8 +1,15 @@
-import { Type, notFound, ok, responses, type FastifyPluginAsyncTypebox } from '@platform/core';
+import {
+  Type,
+  notFound,
+  ok,
+  responses,
+  type FastifyPluginAsyncTypebox,
+  Nullable,
+} from '@platform/core';
 import { selectByIdOrName } from '@platform/db';
 import { traverse } from '../graph.js';
 import type { CatalogDb } from '../repository.js';
-import { IdOrName, Nullable, ServiceRef } from './schemas.js';
+import { IdOrName, ServiceRef } from './schemas.js';
 
 const GraphSchema = Type.Object({
   root: ServiceRef,

@@ -8,17 +8,11 @@ import {
   responses,
   type FastifyPluginAsyncTypebox,
   type TSchema,
+  Nullable,
 } from '@platform/core';
-import { selectByIdOrName, sql } from '@platform/db';
-import {
-  isForeignKeyViolation,
-  isUniqueViolation,
-  servicesWhere,
-  type CatalogDb,
-  type OwnerRow,
-  type SystemRow,
-} from '../repository.js';
-import { Description, IdOrName, Name, Nullable, ServiceRef, Stamps, stamps } from './schemas.js';
+import { isForeignKeyViolation, isUniqueViolation, selectByIdOrName, sql } from '@platform/db';
+import { servicesWhere, type CatalogDb, type OwnerRow, type SystemRow } from '../repository.js';
+import { Description, IdOrName, Name, ServiceRef, Stamps, stamps } from './schemas.js';
 
 /**
  * Systems and owners: named records that services point at. Both have the same five routes; a

@@ -22,5 +22,3 @@ export const stamps = (row: { created_at: Date; updated_at: Date }) => ({
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
-
-export { Nullable } from '@platform/core';

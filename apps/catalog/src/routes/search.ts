@@ -1,7 +1,14 @@
-import { Type, badRequest, ok, responses, type FastifyPluginAsyncTypebox } from '@platform/core';
+import {
+  Type,
+  badRequest,
+  ok,
+  responses,
+  type FastifyPluginAsyncTypebox,
+  Nullable,
+} from '@platform/core';
 import { sql } from '@platform/db';
 import type { CatalogDb } from '../repository.js';
-import { Nullable } from './schemas.js';
+import {} from './schemas.js';
 
 /** How a service matched, best first; the README documents the order. */
 export const MATCHES = [

@@ -9,18 +9,18 @@ import {
   responses,
   type FastifyPluginAsyncTypebox,
   type Static,
+  Nullable,
 } from '@platform/core';
-import { selectByIdOrName, sql } from '@platform/db';
+import { isUniqueViolation, selectByIdOrName, sql } from '@platform/db';
 import {
   dependencyIds,
   findService,
-  isUniqueViolation,
   jsonb,
   listServices,
   type CatalogDb,
   type ServiceRow,
 } from '../repository.js';
-import { Description, IdOrName, Name, Nullable, Stamps, stamps } from './schemas.js';
+import { Description, IdOrName, Name, Stamps, stamps } from './schemas.js';
 
 const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
   maxItems: 50,

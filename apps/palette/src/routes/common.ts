@@ -1,5 +1,6 @@
 import { IsoTimestamp, Type, badRequest, conflict, notFound } from '@platform/core';
-import { selectByIdOrName, sql } from '@platform/db';
+import { isUniqueViolation, selectByIdOrName, sql } from '@platform/db';
+
 import { setLinks, type PaletteDb, type Table } from '../repository.js';
 
 export const tags = ['palette'];
@@ -51,8 +52,6 @@ export async function resolveAll(db: PaletteDb, table: Table, refs: string[]): P
 export const nameTaken = (table: Table, name: string) =>
   conflict(`A ${NOUNS[table].toLowerCase()} named ${name} exists already`);
 
-export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
-
 /** The fields that were sent (not undefined): what a partial update changes. */
 export const sentFields = <T extends Record<string, unknown>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -87,5 +86,3 @@ export async function updateRecord<Row>(
     throw error;
   }
 }
-
-export { Nullable } from '@platform/core';

@@ -8,6 +8,7 @@ import {
   responses,
   type FastifyPluginAsyncTypebox,
   type Static,
+  Nullable,
 } from '@platform/core';
 import { sql } from '@platform/db';
 import {
@@ -22,7 +23,6 @@ import {
 import {
   IdOrName,
   Name,
-  Nullable,
   Ref,
   Stamps,
   Tags,

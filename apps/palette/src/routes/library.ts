@@ -6,6 +6,7 @@ import {
   responses,
   type FastifyPluginAsyncTypebox,
   type Static,
+  Nullable,
 } from '@platform/core';
 import { sql } from '@platform/db';
 import {
@@ -22,7 +23,6 @@ import { SEVERITIES, STATUSES } from './components.js';
 import {
   IdOrName,
   Name,
-  Nullable,
   Stamps,
   Tags,
   Text,

@@ -1,7 +1,14 @@
-import { Type, badRequest, ok, responses, type FastifyPluginAsyncTypebox } from '@platform/core';
+import {
+  Type,
+  badRequest,
+  ok,
+  responses,
+  type FastifyPluginAsyncTypebox,
+  Nullable,
+} from '@platform/core';
 import { sql } from '@platform/db';
 import { SCHEMA, type PaletteDb } from '../repository.js';
-import { Nullable, tags } from './common.js';
+import { tags } from './common.js';
 
 /** Kinds of result and the table each comes from. */
 export const KINDS = {

@@ -8,8 +8,9 @@ import {
   responses,
   type FastifyPluginAsyncTypebox,
   type Static,
+  Nullable,
 } from '@platform/core';
-import { sql } from '@platform/db';
+import { isUniqueViolation, sql } from '@platform/db';
 import { FORMATS, exportTokens } from '../exports.js';
 import { jsonb, listNamed, type PaletteDb, type TokenRow } from '../repository.js';
 import {
@@ -22,13 +23,11 @@ import {
 } from '../tokens.js';
 import {
   IdOrName,
-  Nullable,
   Ref,
   Stamps,
   Tags,
   Text,
   find,
-  isUniqueViolation,
   nameTaken,
   stamps,
   tags,
