@@ -12,13 +12,21 @@ export default tseslint.config(
       '**/public/**',
       '**/web/**',
       'bench/results/**',
+      'libs/client/src/generated/**',
+      'scripts/service-template/**',
     ],
   },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
+    languageOptions: {
+      parserOptions: { project: './tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
+      // A promise nobody awaits loses its error (an unhandled rejection) and its ordering.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
       // Apps may use libs and a service's public index; libs never use apps; nothing reaches into
       // another project's internals.
       '@nx/enforce-module-boundaries': [

@@ -6,7 +6,7 @@ import {
   type ServiceUnderTest,
 } from '@platform/testing';
 import { billing } from '../src/index';
-import { SCHEMA, type BillingDatabase } from '../src/repository';
+import type { BillingDatabase } from '../src/database';
 
 export interface Billing extends ServiceUnderTest, JsonApi {
   /** Creates an item and returns it (fails the test when it cannot). */
@@ -27,7 +27,7 @@ export async function billingUnderTest(env: Record<string, string> = {}): Promis
       return res.body.data;
     },
     async reset() {
-      await svc.db.schema<BillingDatabase>(SCHEMA).deleteFrom('items').execute();
+      await svc.db.schema<BillingDatabase>(billing.name).deleteFrom('items').execute();
     },
   };
 }

@@ -1,3 +1,7 @@
+import { countQueries, jsonApi, serviceUnderTest, testDatabase } from '@platform/testing';
+import { jsonb } from '@platform/db';
+import type { BillingDatabase } from '../src/database';
+import { billing } from '../src/index';
 import { billingUnderTest, type Billing } from './helpers';
 
 let svc: Billing;
@@ -213,5 +217,58 @@ describe('categories', () => {
     ]);
     expect((await svc.del(`/categories/${id}`)).body.data.name).toBe('Cloud');
     expect((await svc.get(`/categories/${id}`)).status).toBe(404);
+  });
+});
+
+describe('lists cost a constant number of queries', () => {
+  it('whatever the number of rows on the page', async () => {
+    const counted = countQueries(await testDatabase());
+    const other = await serviceUnderTest(billing, { db: counted.db });
+    try {
+      const api = jsonApi(other.app, billing.prefix);
+      const tables = other.db.schema<BillingDatabase>(billing.name);
+      const add = async (from: number, to: number) => {
+        const numbers = Array.from({ length: to - from }, (_, i) => from + i);
+        await tables
+          .insertInto('items')
+          .values(
+            numbers.map((n) => ({
+              id: `item${String(n).padStart(8, '0')}`,
+              name: `gpu ${n}`,
+              amount: n,
+              currency: 'USD',
+              tags: jsonb(['ml', `t${n}`]),
+              category: 'compute',
+              date: new Date(Date.UTC(2026, 0, 1) + n * 60_000),
+            })),
+          )
+          .execute();
+        await tables
+          .insertInto('categories')
+          .values(numbers.map((n) => ({ id: `cat${n}`, name: `category ${n}` })))
+          .execute();
+        await tables
+          .insertInto('sync_jobs')
+          .values(numbers.map((n) => ({ id: `job${n}`, provider: 'focus', status: 'completed' })))
+          .execute();
+      };
+      const lists = ['/items', '/search?q=gpu', '/categories', '/sync/jobs'].map(
+        (url) => `${url}${url.includes('?') ? '&' : '?'}limit=1000`,
+      );
+      const cost = async (url: string, rows: number) => {
+        counted.reset();
+        const res = await api.get(url);
+        expect(res.body.data).toHaveLength(rows);
+        return counted.count();
+      };
+      await add(0, 1);
+      const one: number[] = [];
+      for (const url of lists) one.push(await cost(url, 1));
+      await add(1, 250);
+      for (const [i, url] of lists.entries()) expect(await cost(url, 250)).toBe(one[i]);
+      expect(one).toEqual([1, 1, 1, 1]);
+    } finally {
+      await other.close();
+    }
   });
 });

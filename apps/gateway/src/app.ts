@@ -4,7 +4,6 @@ import {
   buildServiceApp,
   createApp,
   loggerOptions,
-  serviceRoutes,
   type App,
   type ServiceManifest,
 } from '@platform/core';
@@ -15,7 +14,6 @@ import { migrations } from './migrations/index.js';
 import { registerOpenApiCollector, registerOpenApiRoutes } from './openapi.js';
 import { proxyService } from './proxy.js';
 import { systemRoutes } from './routes/system.js';
-import { OFF_BY_DEFAULT } from './services.js';
 import { registerWeb, webFallback } from './web.js';
 
 export interface GatewayOptions {
@@ -38,7 +36,7 @@ export async function migrateAll(db: PlatformDatabase, services: readonly Servic
  */
 export async function buildGateway({ config, db, services, logger }: GatewayOptions): Promise<App> {
   await migrateAll(db, services);
-  const defaults = new Map(services.map((s) => [s.name, !OFF_BY_DEFAULT.has(s.name)]));
+  const defaults = new Map(services.map((s) => [s.name, !s.experimental]));
   const flags = await FeatureFlags.load(
     db.schema<GatewayDatabase>('gateway'),
     defaults,
@@ -64,13 +62,17 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
   });
   await registerOpenApiCollector(app, services);
 
+  const mount = (service: ServiceManifest) => ({
+    database: db,
+    config: config.services[service.name],
+  });
   const fallbacks = new Map<string, App>();
   for (const service of services) {
     const upstream = config.proxies[service.name];
     if (upstream)
       fallbacks.set(
         service.name,
-        await buildServiceApp(service, { db, env: config.serviceEnv, jobs: false }),
+        await buildServiceApp(service, { ...mount(service), jobs: false }),
       );
   }
   app.addHook('onClose', async () => {
@@ -105,7 +107,7 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
             timeoutMs: config.proxyTimeoutMs,
           });
         } else {
-          await scope.register(serviceRoutes(service), { db, env: config.serviceEnv, jobs: true });
+          await scope.register(service.plugin, { ...mount(service), jobs: true });
         }
       },
       { prefix: service.prefix },

@@ -38,7 +38,11 @@ export const GATEWAY_VARIABLES = [
     default: '30000',
     description: 'Longest wait for a proxied service to answer',
   },
-  { name: 'FEATURE_<NAME>', default: 'true (git: false)', description: 'Mount the service or not' },
+  {
+    name: 'FEATURE_<NAME>',
+    default: 'true (experimental services: false)',
+    description: 'Mount the service or not',
+  },
   {
     name: '<NAME>_PROXY_URL',
     default: 'unset',
@@ -67,14 +71,12 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
         return url ? [[s.name, url]] : [];
       }),
     ) as Record<string, string>,
-    /** What the services read their own variables from; each is validated here, at start-up. */
-    serviceEnv: validateServiceConfigs(services, env),
+    /** Each service's own configuration, read and validated here, once, by its reader. */
+    services: Object.fromEntries(services.map((s) => [s.name, s.config(env)])) as Record<
+      string,
+      unknown
+    >,
   };
-}
-
-function validateServiceConfigs(services: readonly ServiceManifest[], env: Env): Env {
-  for (const service of services) service.config?.(env);
-  return env;
 }
 
 export type GatewayConfig = ReturnType<typeof gatewayConfig>;

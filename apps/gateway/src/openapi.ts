@@ -28,7 +28,9 @@ export async function registerOpenApiCollector(app: App, services: readonly Serv
         version: GATEWAY_VERSION,
         description:
           'Every enabled service behind the gateway. Responses use the envelope { success, data | error }.',
+        license: { name: 'Internal use only (UNLICENSED)' },
       },
+      servers: [{ url: '/', description: 'The gateway that served this document' }],
       tags: [
         { name: 'gateway', description: 'Health and feature flags' },
         ...services.map((s) => ({ name: s.name, description: s.title })),
@@ -42,7 +44,7 @@ export function mergedDocument(app: App, { services, flags, fallbacks }: OpenApi
   const doc = structuredClone(app.swagger()) as Document;
   const paths: Record<string, unknown> = { ...doc.paths };
   for (const fallback of fallbacks.values()) {
-    const other = fallback.swagger() as Document;
+    const other = structuredClone(fallback.swagger()) as Document;
     Object.assign(paths, other.paths);
     doc.components = {
       ...doc.components,
@@ -58,7 +60,30 @@ export function mergedDocument(app: App, { services, flags, fallbacks }: OpenApi
   doc.tags = (doc.tags as Array<{ name: string }>).filter(
     (t) => t.name === 'gateway' || flags.isEnabled(t.name),
   );
+  defaultsAreOptional(doc.paths);
   return doc;
+}
+
+type Node = { [key: string]: unknown };
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null;
+
+/**
+ * A field with a default need not be sent (the server fills it in), but TypeBox lists it as
+ * required, and so would every client generated from the document: a query parameter or body
+ * property with a default is made optional.
+ */
+function defaultsAreOptional(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(defaultsAreOptional);
+  if (!isNode(node)) return;
+  if (node.in && isNode(node.schema) && node.schema.default !== undefined) node.required = false;
+  if (Array.isArray(node.required) && isNode(node.properties)) {
+    const properties = node.properties;
+    node.required = node.required.filter(
+      (name) => !(isNode(properties[name]) && properties[name].default !== undefined),
+    );
+    if ((node.required as unknown[]).length === 0) delete node.required;
+  }
+  Object.values(node).forEach(defaultsAreOptional);
 }
 
 /** GET /api/v1/openapi.json and the browsable reference at /docs. */

@@ -7,6 +7,3 @@ import { pulse } from '@platform/pulse';
 
 /** Every service the gateway can mount, in dashboard order. */
 export const SERVICES: readonly ServiceManifest[] = [ledger, catalog, palette, billing, pulse];
-
-/** Services that are off unless switched on (experimental ones). */
-export const OFF_BY_DEFAULT: ReadonlySet<string> = new Set(['git']);

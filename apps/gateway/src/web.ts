@@ -42,6 +42,9 @@ export async function registerWeb(
   services: readonly ServiceManifest[],
   flags: FeatureFlags,
 ) {
+  // An unmatched API path (an unknown route, or a parameter too long for its route) ends here,
+  // never in the web UIs' wildcard: the JSON 404 or 414 envelope.
+  app.all('/api/*', { schema: { hide: true } }, notFoundHandler);
   await app.register(fastifyStatic, {
     root: publicDir,
     prefix: '/',

@@ -1,27 +1,28 @@
-import { buildServiceApp, type ServiceManifest } from '@platform/core';
+import { join } from 'node:path';
+import { buildServiceApp, defineService } from '@platform/core';
 import { sql } from '@platform/db';
 import { testDatabase } from '@platform/testing';
 
 describe('database errors a request can cause', () => {
   // Real errors from the test database (PGlite, or Postgres with DATABASE_URL), not imitations.
-  const probe: ServiceManifest = {
+  const probe = defineService({
     name: 'probe',
     title: 'Probe',
-    prefix: '/api/v1/probe',
-    version: '1.0.0',
+    root: join(__dirname, '..'),
     defaultPort: 0,
     migrations: {},
-    webRoot: __dirname,
-    async plugin(app, { db }) {
-      const run = (statement: string) => async () => {
-        await sql.raw(statement).execute(db.kysely);
-        return { success: true, data: null };
-      };
-      app.get('/duplicate', run("insert into probe_parent values ('a'), ('a')"));
-      app.get('/orphan', run("insert into probe_child values ('missing')"));
-      app.get('/bad-sql', run('select * from no_such_table'));
-    },
-  };
+    routes: [
+      async (app) => {
+        const run = (statement: string) => async () => {
+          await sql.raw(statement).execute(db.kysely);
+          return { success: true, data: null };
+        };
+        app.get('/duplicate', run("insert into probe_parent values ('a'), ('a')"));
+        app.get('/orphan', run("insert into probe_child values ('missing')"));
+        app.get('/bad-sql', run('select * from no_such_table'));
+      },
+    ],
+  });
 
   let app: Awaited<ReturnType<typeof buildServiceApp>>;
   let db: Awaited<ReturnType<typeof testDatabase>>;
@@ -31,7 +32,11 @@ describe('database errors a request can cause', () => {
     await sql
       .raw('create table probe_child (parent text references probe_parent(id))')
       .execute(db.kysely);
-    app = await buildServiceApp(probe, { db, env: {}, jobs: false }, { logger: false });
+    app = await buildServiceApp(
+      probe,
+      { database: db, config: undefined, jobs: false },
+      { logger: false },
+    );
   });
   afterEach(async () => {
     await app.close();

@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { Type, badRequest, ok, type ServiceManifest } from '@platform/core';
+import {
+  Type,
+  badRequest,
+  defineService,
+  ok,
+  type App,
+  type ServiceManifest,
+} from '@platform/core';
 import { SERVICES } from '../src/index';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 
@@ -165,37 +172,39 @@ describe('routing', () => {
 
 describe('errors from services', () => {
   const boom: ServiceManifest = {
-    name: 'boom',
-    title: 'Failure injection',
-    prefix: '/api/v1/boom',
-    version: '9.9.9',
-    defaultPort: 0,
-    migrations: {},
+    ...defineService({
+      name: 'boom',
+      title: 'Failure injection',
+      root: join(__dirname, '..'),
+      defaultPort: 0,
+      migrations: {},
+      routes: [boomRoutes],
+    }),
     webRoot: join(__dirname, '..', 'public'),
-    async plugin(app) {
-      app.get('/crash', { schema: { tags: ['boom'] } }, async () => {
-        throw new Error('select secret from credentials where password = hunter2');
-      });
-      app.get('/refuse', { schema: { tags: ['boom'] } }, async () => {
-        throw badRequest('colour must be red or blue');
-      });
-      app.get(
-        '/fine',
-        {
-          schema: {
-            tags: ['boom'],
-            response: {
-              200: Type.Object({
-                success: Type.Boolean(),
-                data: Type.Object({ a: Type.Integer() }),
-              }),
-            },
+  };
+  async function boomRoutes(app: App) {
+    app.get('/crash', { schema: { operationId: 'crash' } }, async () => {
+      throw new Error('select secret from credentials where password = hunter2');
+    });
+    app.get('/refuse', { schema: { operationId: 'refuse' } }, async () => {
+      throw badRequest('colour must be red or blue');
+    });
+    app.get(
+      '/fine',
+      {
+        schema: {
+          operationId: 'fine',
+          response: {
+            200: Type.Object({
+              success: Type.Boolean(),
+              data: Type.Object({ a: Type.Integer() }),
+            }),
           },
         },
-        async () => ok({ a: 1, secret: 'never serialized' }),
-      );
-    },
-  };
+      },
+      async () => ok({ a: 1, secret: 'never serialized' }),
+    );
+  }
 
   beforeEach(async () => {
     gw = await gatewayUnderTest({}, { services: [...SERVICES, boom] });
@@ -228,11 +237,16 @@ describe('errors from services', () => {
 describe('feature flags', () => {
   it('keeps experimental services (git) off unless switched on', async () => {
     const git: ServiceManifest = {
-      ...SERVICES[0],
-      name: 'git',
-      title: 'Git',
-      prefix: '/api/v1/git',
-      migrations: {},
+      ...defineService({
+        name: 'git',
+        title: 'Git',
+        root: join(__dirname, '..'),
+        defaultPort: 0,
+        migrations: {},
+        routes: [async (app) => void app.get('/events', async () => ok([]))],
+        experimental: true,
+      }),
+      webRoot: join(__dirname, '..', 'public'),
     };
     gw = await gatewayUnderTest({}, { services: [...SERVICES, git] });
     expect((await get('/api/v1/features/git')).json().data).toMatchObject({

@@ -1,5 +1,7 @@
 import { eventHash, personalHash } from './chain.js';
-import { jsonb, type EventRow, type LedgerDb } from './repository.js';
+import type { ChainHead, EventRow, LedgerDb } from './database.js';
+import { moveChainHead, withChainHeadLocked } from './repositories/chain.js';
+import { insertEvents } from './repositories/events.js';
 
 export interface NewEvent {
   id: string;
@@ -15,40 +17,36 @@ export interface NewEvent {
 /** The most events one transaction appends. */
 const MAX_GROUP = 500;
 
+/** Links events to the chain after `head`: their seq, hashes and the hash each follows. */
+function link(events: NewEvent[], head: ChainHead): EventRow[] {
+  let { seq, hash } = head;
+  return events.map((event) => {
+    seq += 1;
+    const personal = personalHash(event);
+    const row = {
+      ...event,
+      seq,
+      prev_hash: hash,
+      personal_hash: personal,
+      hash: eventHash({ ...event, seq }, personal, hash),
+      anonymized_at: null,
+    };
+    hash = row.hash;
+    return row;
+  });
+}
+
 /**
  * Appends events at the end of the chain in one transaction. The chain head row is locked first
  * (`FOR UPDATE`), so appends from any number of requests and processes form one linear chain.
  */
 export function appendEvents(db: LedgerDb, events: NewEvent[]): Promise<EventRow[]> {
-  return db.transaction().execute(async (trx) => {
-    const head = await trx
-      .selectFrom('chain_head')
-      .select(['seq', 'hash'])
-      .where('id', '=', 1)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    let { seq, hash } = head;
-    const rows: EventRow[] = events.map((event) => {
-      seq += 1;
-      const personal = personalHash(event);
-      const row = {
-        ...event,
-        seq,
-        prev_hash: hash,
-        personal_hash: personal,
-        hash: eventHash({ ...event, seq }, personal, hash),
-        anonymized_at: null,
-      };
-      hash = row.hash;
-      return row;
-    });
-    await trx
-      .insertInto('events')
-      .values(
-        rows.map((row) => ({ ...row, metadata: jsonb(row.metadata), details: jsonb(row.details) })),
-      )
-      .execute();
-    await trx.updateTable('chain_head').set({ seq, hash }).where('id', '=', 1).execute();
+  return withChainHeadLocked(db, async (trx, head) => {
+    const rows = link(events, head);
+    const last = rows[rows.length - 1];
+    if (!last) return rows;
+    await insertEvents(trx, rows);
+    await moveChainHead(trx, last);
     return rows;
   });
 }

@@ -1,5 +1,11 @@
 import { GENESIS_HASH, eventHash, personalHash } from './chain.js';
-import type { EventRow, LedgerDb } from './repository.js';
+import type { EventRow, LedgerDb } from './database.js';
+import {
+  chainPage,
+  listCheckpoints,
+  readChainHead,
+  withChainSnapshot,
+} from './repositories/chain.js';
 
 const PAGE = 5000;
 
@@ -39,67 +45,51 @@ function contentProblem(row: EventRow): string | undefined {
  * checkpoint left by retention vouches for the gap between them.
  */
 export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
-      const head = await trx
-        .selectFrom('chain_head')
-        .select(['seq', 'hash'])
-        .where('id', '=', 1)
-        .executeTakeFirstOrThrow();
-      const gaps = new Map(
-        (await trx.selectFrom('checkpoints').selectAll().execute()).map((c) => [c.next_seq, c]),
-      );
-      let expected = GENESIS_HASH;
-      let checked = 0;
-      let crossed = 0;
-      let lastId: string | null = null;
-      const result = (firstInvalidId: string | null, reason: string | null): VerifyResult => ({
-        valid: reason === null,
-        checked,
-        firstInvalidId,
-        reason,
-        checkpoints: crossed,
-        head,
-      });
-      /** Whether a checkpoint explains the chain jumping from `after` to `prev` at `seq`. */
-      const bridged = (seq: number, prev: string) => {
-        const gap = gaps.get(seq);
-        const ok = gap !== undefined && gap.after_hash === expected && gap.prev_hash === prev;
-        if (ok) crossed += 1;
-        return ok;
-      };
-
-      for (let after = 0; ;) {
-        const rows = await trx
-          .selectFrom('events')
-          .selectAll()
-          .where('seq', '>', after)
-          .where('seq', '<=', head.seq)
-          .orderBy('seq')
-          .limit(PAGE)
-          .execute();
-        for (const row of rows) {
-          checked += 1;
-          const problem = contentProblem(row);
-          if (problem) return result(row.id, `Event ${row.id} does not verify: ${problem}`);
-          if (row.prev_hash !== expected && !bridged(row.seq, row.prev_hash))
-            return result(
-              row.id,
-              `Event ${row.id} does not follow ${lastId === null ? 'the start of the chain' : `event ${lastId}`}: events between them were removed or changed`,
-            );
-          expected = row.hash;
-          lastId = row.id;
-        }
-        if (rows.length < PAGE) break;
-        after = rows[rows.length - 1].seq;
-      }
-      if (expected !== head.hash && !bridged(head.seq + 1, head.hash))
-        return result(
-          null,
-          `The chain ends ${lastId === null ? 'at its start' : `at event ${lastId}`} but its head is event number ${head.seq}: the last events were removed`,
-        );
-      return result(null, null);
+  return withChainSnapshot(db, async (trx) => {
+    const head = await readChainHead(trx);
+    const gaps = new Map((await listCheckpoints(trx)).map((c) => [c.next_seq, c]));
+    let expected = GENESIS_HASH;
+    let checked = 0;
+    let crossed = 0;
+    let lastId: string | null = null;
+    const result = (firstInvalidId: string | null, reason: string | null): VerifyResult => ({
+      valid: reason === null,
+      checked,
+      firstInvalidId,
+      reason,
+      checkpoints: crossed,
+      head,
     });
+    /** Whether a checkpoint explains the chain jumping from `after` to `prev` at `seq`. */
+    const bridged = (seq: number, prev: string) => {
+      const gap = gaps.get(seq);
+      const ok = gap !== undefined && gap.after_hash === expected && gap.prev_hash === prev;
+      if (ok) crossed += 1;
+      return ok;
+    };
+
+    for (let after = 0; ;) {
+      const rows = await chainPage(trx, { after, upTo: head.seq, limit: PAGE });
+      for (const row of rows) {
+        checked += 1;
+        const problem = contentProblem(row);
+        if (problem) return result(row.id, `Event ${row.id} does not verify: ${problem}`);
+        if (row.prev_hash !== expected && !bridged(row.seq, row.prev_hash))
+          return result(
+            row.id,
+            `Event ${row.id} does not follow ${lastId === null ? 'the start of the chain' : `event ${lastId}`}: events between them were removed or changed`,
+          );
+        expected = row.hash;
+        lastId = row.id;
+      }
+      if (rows.length < PAGE) break;
+      after = rows[rows.length - 1].seq;
+    }
+    if (expected !== head.hash && !bridged(head.seq + 1, head.hash))
+      return result(
+        null,
+        `The chain ends ${lastId === null ? 'at its start' : `at event ${lastId}`} but its head is event number ${head.seq}: the last events were removed`,
+      );
+    return result(null, null);
+  });
 }

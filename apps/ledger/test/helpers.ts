@@ -1,6 +1,6 @@
 import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
 import { ledger } from '../src/index';
-import type { LedgerDatabase, LedgerDb } from '../src/repository';
+import type { LedgerDatabase, LedgerDb } from '../src/database';
 
 export interface Ledger extends ServiceUnderTest, JsonApi {
   /** Direct access to the service's tables, as someone with database access has. */

@@ -1,26 +1,31 @@
 import { join } from 'node:path';
-import type { ServiceManifest } from '@platform/core';
+import { defineService } from '@platform/core';
+import type { PaletteDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
-import { SCHEMA, type PaletteDatabase } from './repository.js';
 import { componentRoutes } from './routes/components.js';
-import { libraryRoutes } from './routes/library.js';
+import { exportRoutes } from './routes/exports.js';
+import { patternRoutes } from './routes/patterns.js';
+import { ruleRoutes } from './routes/rules.js';
 import { searchRoutes } from './routes/search.js';
+import { standardRoutes } from './routes/standards.js';
 import { tokenRoutes } from './routes/tokens.js';
 
 /** Design system: tokens, components, patterns, standards, accessibility rules (spec 2.5, 4.5). */
-export const palette: ServiceManifest = {
-  name: SCHEMA,
+export const palette = defineService<PaletteDatabase>({
+  name: 'palette',
   title: 'Design system',
-  prefix: '/api/v1/palette',
-  version: '0.1.0',
+  root: join(__dirname, '..'),
   defaultPort: 3105,
   migrations,
-  webRoot: join(__dirname, '..', 'web'),
-  async plugin(app, { db }) {
-    const schema = db.schema<PaletteDatabase>(SCHEMA);
-    for (const routes of [tokenRoutes, componentRoutes, libraryRoutes, searchRoutes])
-      await app.register(routes, { palette: schema });
-  },
-};
+  routes: [
+    tokenRoutes,
+    exportRoutes,
+    componentRoutes,
+    patternRoutes,
+    standardRoutes,
+    ruleRoutes,
+    searchRoutes,
+  ],
+});
 
 export default palette;

@@ -1,4 +1,4 @@
-import { SCORES } from '../src/routes/search';
+import { SCORES } from '../src/schemas/search';
 import { paletteUnderTest, type Palette } from './helpers';
 
 let svc: Palette;

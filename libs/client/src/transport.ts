@@ -3,7 +3,7 @@ import { request as undiciRequest } from 'undici';
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: Record<string, string | number | boolean | ReadonlyArray<string | number> | undefined>;
   body?: unknown;
 }
 
@@ -39,8 +39,11 @@ export class ConnectionError extends Error {
 
 export function pathWithQuery(path: string, query: ApiRequest['query'] = {}): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query))
-    if (value !== undefined) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    else params.set(key, String(value));
+  }
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
 }
@@ -126,21 +129,4 @@ export async function call<T>(transport: Transport, request: ApiRequest): Promis
     `Unexpected response (HTTP ${status}) without the envelope`,
     status,
   );
-}
-
-/**
- * Calls under one service's base path: `endpoint(t, '/api/v1/x')('GET', ['items', id])` requests
- * `/api/v1/x/items/<id>`, each path segment URL-encoded.
- */
-export function endpoint(transport: Transport, base: string) {
-  return <T>(
-    method: ApiRequest['method'],
-    parts: string[],
-    options: { body?: unknown; query?: ApiRequest['query'] } = {},
-  ) =>
-    call<T>(transport, {
-      method,
-      path: [base, ...parts.map(encodeURIComponent)].join('/'),
-      ...options,
-    });
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyError,
@@ -42,6 +44,45 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** Longest path parameter (characters); a longer one is 414 URI_TOO_LONG. */
+export const MAX_PARAM_LENGTH = 1000;
+const PARAM_TOO_LONG = `A path parameter is longer than ${MAX_PARAM_LENGTH} characters`;
+
+/** Errors of the router, before any route or hook ran: a bad URL encoding, an over-long parameter. */
+function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id);
+  const [code, message]: [ErrorCode, string] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? ['URI_TOO_LONG', PARAM_TOO_LONG]
+      : error.code === 'FST_ERR_BAD_URL'
+        ? ['BAD_REQUEST', 'The URL is not validly percent-encoded']
+        : [codeForStatus(error.statusCode ?? 400), error.message];
+  void sendError(reply, code, message);
+}
+
+/**
+ * Errors of the HTTP parser, before Fastify saw a request (headers too large, a malformed request
+ * line, a request too slow to arrive): the envelope is written to the socket, which then closes.
+ */
+function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, message]: [ErrorCode, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['HEADERS_TOO_LARGE', 'The request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['REQUEST_TIMEOUT', 'The request took too long to arrive']
+        : ['BAD_REQUEST', 'Malformed HTTP request'];
+  const body = JSON.stringify({ success: false, error: { code, message } });
+  const status = ERROR_STATUS[code];
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Log options shared by every process: credentials in headers never reach the log. */
 export function loggerOptions(level: string) {
   return {
@@ -66,6 +107,9 @@ export function createApp(options: AppOptions = {}): App {
     },
     schemaErrorFormatter,
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -88,6 +132,9 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?')[0];
+  // A wildcard route (the web UIs) can catch a path whose parameter was too long for the API.
+  if (path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH))
+    return sendError(reply, 'URI_TOO_LONG', PARAM_TOO_LONG);
   return sendError(reply, 'NOT_FOUND', `Route ${request.method} ${path} not found`);
 }
 
@@ -147,6 +194,8 @@ function errorHandler(
       'CONFLICT',
       'A record this one refers to was removed meanwhile, or another still refers to it; try again',
     );
+  if (pgCode === '22003')
+    return sendError(reply, 'BAD_REQUEST', 'A number in the request is out of range');
   // Postgres stores no NUL character, neither in text nor in jsonb (`\u0000`).
   if (pgCode === '22021' || pgCode === '22P05')
     return sendError(reply, 'BAD_REQUEST', 'Text must not contain the NUL character (\\u0000)');

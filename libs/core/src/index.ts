@@ -16,5 +16,6 @@ export { schemaErrorFormatter } from './validation.js';
 export * from './service.js';
 export * from './standalone.js';
 export * from './jobs.js';
+export * from './records.js';
 export { Type, type Static, type TSchema } from 'typebox';
 export type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

@@ -6,10 +6,14 @@ import type { FastifyInstance } from 'fastify';
  * the next one tries again. `intervalMs <= 0` disables the job. Closing the app waits for a run
  * under way.
  */
-export function runPeriodically(
-  app: FastifyInstance,
-  job: { name: string; intervalMs: number; task: () => Promise<unknown> },
-): void {
+export interface PeriodicJob {
+  name: string;
+  /** Pause between the end of one run and the start of the next; 0 or less turns the job off. */
+  intervalMs: number;
+  task: () => Promise<unknown>;
+}
+
+export function runPeriodically(app: FastifyInstance, job: PeriodicJob): void {
   if (job.intervalMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TSchemaOptions, type TSchema } from 'typebox';
 
 export const ErrorBodySchema = Type.Object({
   code: Type.String({ description: 'Machine-readable error code, e.g. BAD_REQUEST' }),
@@ -32,6 +32,9 @@ export function responses<R extends Record<number, TSchema>>(byStatus: R) {
 
 export const ok = <T>(data: T) => ({ success: true as const, data });
 
+/** The largest `offset` of a list: beyond it a 400 rather than a number the database cannot hold. */
+export const MAX_OFFSET = 2_147_483_647;
+
 /** `limit` and `offset` of every list (ARCHITECTURE: limit 100 by default, 1000 at most). */
 export const PageQuery = {
   limit: Type.Integer({
@@ -40,8 +43,39 @@ export const PageQuery = {
     default: 100,
     description: 'Page size (1-1000)',
   }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Rows to skip' }),
+  offset: Type.Integer({
+    minimum: 0,
+    maximum: MAX_OFFSET,
+    default: 0,
+    description: `Rows to skip (0-${MAX_OFFSET})`,
+  }),
 };
+
+/** A query of `limit`, `offset` and the filters given. */
+export const PagedQuery = <T extends Record<string, TSchema>>(filters: T) =>
+  Type.Object({ ...filters, ...PageQuery });
+
+/** `:idOrName` of a record: an exact id first, else a name in any case (spec 2.1). */
+export const IdOrNameParams = Type.Object({
+  idOrName: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'The id (exact) or the name (any case)',
+  }),
+});
+
+/** A name: 1-100 characters without a space at either end; unique case-insensitively. */
+export const Name = (title: string, description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^\\S(.*\\S)?$',
+    title,
+    description: description ?? 'Unique, case-insensitively; no space at either end',
+  });
+
+/** `{ id, name }` of a linked record. */
+export const RefSchema = Type.Object({ id: Type.String(), name: Type.String() });
 
 /** A date (YYYY-MM-DD) or an ISO 8601 timestamp, for `from` and `to` filters. */
 export const Instant = (description: string) =>
@@ -58,4 +92,20 @@ export const IsoTimestamp = Type.String({
 });
 
 /** A value or null: what an optional field reads as, and how a PUT clears it. */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T, options: TSchemaOptions = {}) =>
+  Type.Union([schema, Type.Null()], options);
+
+/**
+ * Spec 2.1.4 spells the record timestamps two ways, per service: `createdAt`/`updatedAt` (audit,
+ * catalog, billing, communication) and `created`/`updated` (design system, git, inference).
+ */
+export const StampsAt = { createdAt: IsoTimestamp, updatedAt: IsoTimestamp };
+export const stampsAt = (created: Date, updated: Date) => ({
+  createdAt: created.toISOString(),
+  updatedAt: updated.toISOString(),
+});
+export const Stamps = { created: IsoTimestamp, updated: IsoTimestamp };
+export const stamps = (created: Date, updated: Date) => ({
+  created: created.toISOString(),
+  updated: updated.toISOString(),
+});

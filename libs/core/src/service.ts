@@ -1,24 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import { Type } from 'typebox';
-import type { Migrations, PlatformDatabase } from '@platform/db';
+import type { Kysely, Migrations, PlatformDatabase } from '@platform/db';
 import { createApp, type App, type AppOptions } from './app.js';
 import type { Env } from './config.js';
 import { serviceUnavailable } from './errors.js';
+import { runPeriodically, type PeriodicJob } from './jobs.js';
 import { ok, responses } from './schemas.js';
-
-/** What a service plugin is given when it is mounted. */
-export interface ServiceContext {
-  db: PlatformDatabase;
-  /** The environment the service reads its own variables from (process.env outside tests). */
-  env: Env;
-  /**
-   * Whether this instance runs the service's periodic jobs: true for a standalone service and an
-   * in-process one, false for the gateway's fallback copy of a proxied service (the standalone
-   * instance runs them).
-   */
-  jobs: boolean;
-}
 
 /** One environment variable, as the README documents it. */
 export interface Variable {
@@ -27,25 +18,72 @@ export interface Variable {
   description: string;
 }
 
-/** A service: its identity, its schema's migrations and its Fastify plugin (ARCHITECTURE). */
-export interface ServiceManifest {
-  /** Short name: the Postgres schema, the feature flag (FEATURE_<NAME>) and the web UI folder. */
+/** What each route plugin of a service is given. */
+export interface ServiceContext<DB = unknown, Config = undefined> {
+  /** Kysely scoped to the service's own Postgres schema. */
+  db: Kysely<DB>;
+  /** The service's configuration, read once at start-up by its `config` reader. */
+  config: Config;
+  /** `postgres` or `pglite`. */
+  storage: PlatformDatabase['kind'];
+}
+
+/** A route plugin of a service: registered under the service's prefix with its context. */
+export type ServiceRoutes<DB = unknown, Config = undefined> = FastifyPluginAsyncTypebox<
+  ServiceContext<DB, Config>
+>;
+
+/** What `defineService` is told; everything else is derived from it. */
+export interface ServiceDefinition<DB, Config> {
+  /** Short name: the path prefix, the Postgres schema, FEATURE_<NAME> and the web UI folder. */
   name: string;
   /** Human title, shown in the dashboard and the API reference. */
   title: string;
-  /** Mount path of the API, `/api/v1/<name>`. */
-  prefix: string;
-  version: string;
+  /** The app's folder (`join(__dirname, '..')` from src/index.ts): package.json and web/ live there. */
+  root: string;
   /** Port of the standalone server. */
   defaultPort: number;
   migrations: Migrations;
-  plugin: FastifyPluginAsync<ServiceContext>;
-  /** Folder of the service's web UI, served by the gateway at `/<name>/`. */
-  webRoot: string;
   /** Variables the service reads besides SERVER_VARIABLES (documented in the README). */
   variables?: readonly Variable[];
-  /** Reads and validates `variables`; called at start-up so that a bad value stops it. */
-  config?: (env: Env) => unknown;
+  /** Reads and validates `variables`; a bad value throws a ConfigError and stops start-up. */
+  config?: (env: Env) => Config;
+  /** Route plugins, registered in order; each is given the service's context. */
+  routes: ReadonlyArray<ServiceRoutes<DB, Config>>;
+  /** Periodic jobs; an instance runs them unless it is the gateway's fallback copy. */
+  jobs?: (ctx: ServiceContext<DB, Config>) => PeriodicJob[];
+  /** Off unless FEATURE_<NAME> or an override turns it on (experimental services). */
+  experimental?: boolean;
+}
+
+/** How an instance mounts a service. */
+export interface MountOptions<Config = unknown> {
+  database: PlatformDatabase;
+  /** The parsed configuration (from `manifest.config(env)`, read once at start-up). */
+  config: Config;
+  /** false for the gateway's fallback copy of a proxied service: the standalone instance runs them. */
+  jobs: boolean;
+}
+
+/** A service as the gateway, a standalone server and the tests see it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of services mixes configs
+export interface ServiceManifest<Config = any> {
+  name: string;
+  title: string;
+  /** `/api/v1/<name>` */
+  prefix: string;
+  /** The app's package.json version. */
+  version: string;
+  defaultPort: number;
+  migrations: Migrations;
+  /** Folder of the web UI, served by the gateway at `/<name>/`. */
+  webRoot: string;
+  variables: readonly Variable[];
+  /** Reads and validates the service's variables. */
+  config(env: Env): Config;
+  experimental: boolean;
+  /** Everything under the prefix: `GET /healthz`, the routes and the jobs. */
+  plugin: FastifyPluginAsync<MountOptions<Config>>;
 }
 
 export const HealthSchema = Type.Object({
@@ -54,35 +92,74 @@ export const HealthSchema = Type.Object({
   status: Type.Literal('ok'),
 });
 
+/** The version in `<root>/package.json`. */
+export function packageVersion(root: string): string {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string };
+  if (!pkg.version) throw new Error(`${root}/package.json has no version`);
+  return pkg.version;
+}
+
 /**
- * Everything a service answers under its prefix: `GET <prefix>/healthz` (which pings the service's
- * database, so an unreachable database answers 503 instead of hanging) and the service's routes.
+ * Declares a service. The prefix, web root and version are derived; the plugin gives each route
+ * file a Kysely scoped and typed to the service's schema and the parsed configuration, tags every
+ * operation with the service's name and prefixes its operationId with it (`pulse.listEvents`),
+ * answers `GET /healthz` (503 when the database does not answer), and runs the periodic jobs.
  */
-export function serviceRoutes(manifest: ServiceManifest): FastifyPluginAsync<ServiceContext> {
-  return async (scope, { db, env, jobs }) => {
+export function defineService<DB, Config = undefined>(
+  definition: ServiceDefinition<DB, Config>,
+): ServiceManifest<Config> {
+  const { name, title } = definition;
+  const version = packageVersion(definition.root);
+  const plugin: FastifyPluginAsync<MountOptions<Config>> = async (scope, options) => {
+    const { database, config, jobs } = options;
+    scope.addHook('onRoute', (route) => {
+      const schema = (route.schema ??= {}) as { tags?: string[]; operationId?: string };
+      schema.tags ??= [name];
+      if (schema.operationId && !schema.operationId.startsWith(`${name}.`))
+        schema.operationId = `${name}.${schema.operationId}`;
+    });
     scope.get(
       '/healthz',
       {
         schema: {
-          tags: [manifest.name],
-          summary: `Health of ${manifest.title}`,
+          operationId: 'health',
+          summary: `Health of ${title}`,
+          description: 'Pings the database; 503 SERVICE_UNAVAILABLE when it does not answer.',
           response: responses({ 200: HealthSchema }),
         },
       },
       async () => {
         try {
-          await db.ping();
+          await database.ping();
         } catch (error) {
           throw serviceUnavailable(
-            `${manifest.name}: database unreachable (${(error as Error).message})`,
+            `${name}: database unreachable (${(error as Error).message})`,
             error,
           );
         }
-        return ok({ name: manifest.name, version: manifest.version, status: 'ok' as const });
+        return ok({ name, version, status: 'ok' as const });
       },
     );
-    // Only the context: the options object also carries this scope's prefix.
-    await scope.register(manifest.plugin, { db, env, jobs });
+    const ctx: ServiceContext<DB, Config> = {
+      db: database.schema<DB>(name),
+      config,
+      storage: database.kind,
+    };
+    for (const routes of definition.routes) await scope.register(routes, ctx);
+    if (jobs) for (const job of definition.jobs?.(ctx) ?? []) runPeriodically(scope, job);
+  };
+  return {
+    name,
+    title,
+    prefix: `/api/v1/${name}`,
+    version,
+    defaultPort: definition.defaultPort,
+    migrations: definition.migrations,
+    webRoot: join(definition.root, 'web'),
+    variables: definition.variables ?? [],
+    config: definition.config ?? (() => undefined as Config),
+    experimental: definition.experimental ?? false,
+    plugin,
   };
 }
 
@@ -94,14 +171,14 @@ export const openApiInfo = (title: string, version: string) => ({
  * One service on its own Fastify instance, under its usual prefix: the standalone server, the
  * gateway's in-process fallback for a proxied service, and the tests all use this.
  */
-export async function buildServiceApp(
-  manifest: ServiceManifest,
-  ctx: ServiceContext,
+export async function buildServiceApp<Config>(
+  manifest: ServiceManifest<Config>,
+  mount: MountOptions<Config>,
   options: AppOptions = {},
 ): Promise<App> {
   const app = createApp(options);
   await app.register(swagger, openApiInfo(manifest.title, manifest.version));
-  await app.register(serviceRoutes(manifest), { ...ctx, prefix: manifest.prefix });
+  await app.register(manifest.plugin, { ...mount, prefix: manifest.prefix });
   await app.ready();
   return app;
 }

@@ -40,7 +40,7 @@ export function serverConfig(env: Env, defaultPort: number) {
 /** Configuration of a standalone service: the server's variables and the service's own. */
 export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.env) => ({
   ...serverConfig(env, manifest.defaultPort),
-  service: manifest.config?.(env),
+  service: manifest.config(env),
 });
 
 /** Stops the process cleanly on SIGINT/SIGTERM: stop accepting, finish requests, close. */
@@ -66,7 +66,7 @@ export async function runStandalone(manifest: ServiceManifest) {
   await migrateSchema(db, manifest.name, manifest.migrations);
   const app = await buildServiceApp(
     manifest,
-    { db, env: process.env, jobs: true },
+    { database: db, config: config.service, jobs: true },
     { logger: loggerOptions(config.logLevel) },
   );
   closeOnSignals(async () => {

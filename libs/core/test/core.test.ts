@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import {
   ConfigError,
   buildServiceApp,
@@ -9,7 +10,7 @@ import {
   newId,
   parseInstant,
   parseRange,
-  type ServiceManifest,
+  defineService,
 } from '../src/index';
 import { openDatabase } from '@platform/db';
 
@@ -66,16 +67,14 @@ describe('from/to filters', () => {
 });
 
 describe('service health when the database does not answer', () => {
-  const probe: ServiceManifest = {
+  const probe = defineService({
     name: 'probe',
     title: 'Probe',
-    prefix: '/api/v1/probe',
-    version: '1.0.0',
+    root: join(__dirname, '..'),
     defaultPort: 0,
     migrations: {},
-    webRoot: __dirname,
-    plugin: async () => undefined,
-  };
+    routes: [],
+  });
 
   let blackhole: Server;
   const sockets: Socket[] = [];
@@ -92,7 +91,7 @@ describe('service health when the database does not answer', () => {
   it('answers 503 SERVICE_UNAVAILABLE within the ping timeout instead of hanging', async () => {
     const { port } = blackhole.address() as AddressInfo;
     const db = await openDatabase({ url: `postgres://u:p@127.0.0.1:${port}/db` });
-    const app = await buildServiceApp(probe, { db, env: {}, jobs: false });
+    const app = await buildServiceApp(probe, { database: db, config: undefined, jobs: false });
     const res = await app.inject({ method: 'GET', url: '/api/v1/probe/healthz' });
     await app.close();
     sockets.forEach((s) => s.destroy());

@@ -7,6 +7,7 @@ export {
 } from './database.js';
 export { migrateSchema, type Migrations } from './migrate.js';
 export { selectByIdOrName } from './lookup.js';
+export { jsonb } from './values.js';
 export { withTimeout } from './timeout.js';
 export { PGliteDialect } from './pglite-dialect.js';
 export {
@@ -16,5 +17,8 @@ export {
   type Migration,
   type Selectable,
   type Insertable,
+  type Updateable,
+  type Transaction,
+  type RawBuilder,
 } from 'kysely';
 export * from './errors.js';

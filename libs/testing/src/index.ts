@@ -9,3 +9,4 @@ export {
   type JsonApi,
   type ServiceUnderTest,
 } from './service.js';
+export { countQueries, type CountedDatabase } from './queries.js';

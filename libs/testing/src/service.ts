@@ -19,7 +19,11 @@ export async function serviceUnderTest(
 ): Promise<ServiceUnderTest> {
   const database = options.db ?? (await testDatabase());
   await migrateSchema(database, manifest.name, manifest.migrations);
-  const app = await buildServiceApp(manifest, { db: database, env: options.env ?? {}, jobs: true });
+  const app = await buildServiceApp(manifest, {
+    database,
+    config: manifest.config(options.env ?? {}),
+    jobs: true,
+  });
   return {
     app,
     db: database,

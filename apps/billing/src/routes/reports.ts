@@ -1,55 +1,44 @@
 import {
-  Type,
   badRequest,
   ok,
   parseRange,
   responses,
-  type FastifyPluginAsyncTypebox,
+  Type,
+  type ServiceRoutes,
+  type Static,
 } from '@platform/core';
-import { sql } from '@platform/db';
 import type { BillingConfig } from '../config.js';
-import { filteredItems, type BillingDb, type ItemFilter } from '../repository.js';
-import { FilterQuery, toFilter } from './items.js';
+import type { BillingDatabase } from '../database.js';
+import { toItemFilter } from '../mappers.js';
+import type { ItemFilter } from '../repositories/items.js';
+import { breakdown, NONE, summarize, trend, type Interval } from '../repositories/reports.js';
+import {
+  BreakdownQuery,
+  BreakdownRowSchema,
+  SummaryQuery,
+  SummarySchema,
+  TrendPointSchema,
+  TrendQuery,
+} from '../schemas/reports.js';
 
-const tags = ['billing'];
-const Day = (description: string) =>
-  Type.String({
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: `${description} (YYYY-MM-DD, inclusive)`,
-  });
-const ReportQuery = {
-  ...FilterQuery,
-  from: Type.Optional(Day('First day')),
-  to: Type.Optional(Day('Last day')),
-  currency: Type.Optional(
-    Type.String({
-      pattern: '^[A-Za-z]{3}$',
-      description: 'The currency counted; the configured one by default',
-    }),
-  ),
-};
-export const BREAKDOWN_KEYS = ['provider', 'category', 'service', 'recurring', 'tag'] as const;
-export const INTERVALS = ['day', 'week', 'month'] as const;
-export const NONE = '(none)';
 const MAX_INTERVALS = 10_000;
+const DAYS_PER: Record<Interval, number> = { day: 1, week: 7, month: 28 };
 
-export const reportRoutes: FastifyPluginAsyncTypebox<{
-  billing: BillingDb;
-  config: BillingConfig;
-}> = async (app, { billing, config }) => {
-  /** The filter of a report: one currency, whole days. */
-  const filterOf = (
-    query: { from?: string; to?: string; currency?: string } & Record<string, unknown>,
-  ) => {
-    const { from, to, currency, ...rest } = query;
+/** Two decimals of `amount`'s share of `total`. */
+const percentage = (amount: number, total: number) =>
+  total === 0 ? 0 : Math.round((amount / total) * 10000) / 100;
+
+export const reportRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
+  app,
+  { db, config },
+) => {
+  /** The filter of a report: one currency (the configured one by default), whole days. */
+  const filterOf = (query: Static<typeof SummaryQuery>): ItemFilter & { currency: string } => {
+    const { from, to, currency, ...filters } = query;
     return {
-      filter: {
-        ...toFilter(rest as Parameters<typeof toFilter>[0]),
-        ...parseRange({ from, to }),
-        currency: (currency ?? config.currency).toUpperCase(),
-      } satisfies ItemFilter,
-      from: from ?? null,
-      to: to ?? null,
+      ...toItemFilter(filters),
+      ...parseRange({ from, to }),
+      currency: (currency ?? config.currency).toUpperCase(),
     };
   };
 
@@ -57,34 +46,21 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{
     '/reports/summary',
     {
       schema: {
-        tags,
+        operationId: 'reportSummary',
         summary: 'Total spending',
-        querystring: Type.Object(ReportQuery),
-        response: responses({
-          200: Type.Object({
-            totalAmount: Type.Integer({ description: 'Cents' }),
-            itemCount: Type.Integer(),
-            currency: Type.String(),
-            from: Type.Union([Type.String(), Type.Null()]),
-            to: Type.Union([Type.String(), Type.Null()]),
-          }),
-        }),
+        querystring: SummaryQuery,
+        response: responses({ 200: SummarySchema }),
       },
     },
     async (request) => {
-      const { filter, from, to } = filterOf(request.query);
-      const row = await filteredItems(billing, filter)
-        .select([
-          sql<string>`coalesce(sum(amount), 0)`.as('total'),
-          sql<number>`count(*)::int`.as('count'),
-        ])
-        .executeTakeFirstOrThrow();
+      const filter = filterOf(request.query);
+      const { total, count } = await summarize(db, filter);
       return ok({
-        totalAmount: Number(row.total),
-        itemCount: row.count,
+        totalAmount: total,
+        itemCount: count,
         currency: filter.currency,
-        from,
-        to,
+        from: request.query.from ?? null,
+        to: request.query.to ?? null,
       });
     },
   );
@@ -93,58 +69,18 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{
     '/reports/breakdown',
     {
       schema: {
-        tags,
+        operationId: 'reportBreakdown',
         summary: 'Spending by provider, category, service, recurring or tag',
         description: `Largest first; items without the key under ${NONE}. By tag, an item counts under each of its tags, so percentages are of the sum of the rows.`,
-        querystring: Type.Object({
-          ...ReportQuery,
-          by: Type.Enum([...BREAKDOWN_KEYS], { title: 'by' }),
-        }),
-        response: responses({
-          200: Type.Array(
-            Type.Object({
-              key: Type.String(),
-              amount: Type.Integer(),
-              count: Type.Integer(),
-              percentage: Type.Number({ description: 'Share of the total, two decimals' }),
-            }),
-          ),
-        }),
+        querystring: BreakdownQuery,
+        response: responses({ 200: Type.Array(BreakdownRowSchema) }),
       },
     },
     async (request) => {
-      const { filter } = filterOf(request.query);
-      const key =
-        request.query.by === 'tag'
-          ? sql<string>`coalesce(tag.value, ${NONE})`
-          : request.query.by === 'recurring'
-            ? sql<string>`recurring::text`
-            : sql<string>`coalesce(${sql.ref(request.query.by)}, ${NONE})`;
-      let query = filteredItems(billing, filter);
-      if (request.query.by === 'tag')
-        query = query.leftJoin(
-          sql<{ value: string }>`jsonb_array_elements_text(tags)`.as('tag'),
-          (join) => join.onTrue(),
-        ) as typeof query;
-      const rows = await query
-        .select([
-          key.as('key'),
-          sql<string>`sum(amount)`.as('amount'),
-          sql<number>`count(*)::int`.as('count'),
-        ])
-        .groupBy(sql`1`)
-        .orderBy(sql`sum(amount)`, 'desc')
-        .orderBy(sql`1`)
-        .execute();
-      const total = rows.reduce((sum, r) => sum + Number(r.amount), 0);
-      return ok(
-        rows.map((r) => ({
-          key: r.key,
-          amount: Number(r.amount),
-          count: r.count,
-          percentage: total === 0 ? 0 : Math.round((Number(r.amount) / total) * 10000) / 100,
-        })),
-      );
+      const { by, ...query } = request.query;
+      const rows = await breakdown(db, filterOf(query), by);
+      const total = rows.reduce((sum, r) => sum + r.amount, 0);
+      return ok(rows.map((r) => ({ ...r, percentage: percentage(r.amount, total) })));
     },
   );
 
@@ -152,58 +88,25 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{
     '/reports/trend',
     {
       schema: {
-        tags,
+        operationId: 'reportTrend',
         summary: 'Spending per day, week or month',
         description:
           'Every interval from `from` to `to` (or from the first to the last item) appears, empty ones with 0. date: YYYY-MM-DD (day), the Monday of the ISO week as YYYY-MM-DD (week), YYYY-MM (month), in UTC.',
-        querystring: Type.Object({
-          ...ReportQuery,
-          interval: Type.Enum([...INTERVALS], { default: 'day' }),
-        }),
-        response: responses({
-          200: Type.Array(
-            Type.Object({ date: Type.String(), amount: Type.Integer(), count: Type.Integer() }),
-          ),
-        }),
+        querystring: TrendQuery,
+        response: responses({ 200: Type.Array(TrendPointSchema) }),
       },
     },
     async (request) => {
-      const { filter } = filterOf(request.query);
-      const unit = request.query.interval;
+      const { interval, ...query } = request.query;
+      const filter = filterOf(query);
       if (filter.from && filter.to) {
         const days = (filter.to.getTime() - filter.from.getTime()) / 86_400_000;
-        const intervals = days / { day: 1, week: 7, month: 28 }[unit];
-        if (intervals > MAX_INTERVALS)
+        if (days / DAYS_PER[interval] > MAX_INTERVALS)
           throw badRequest(
-            `The range has more than ${MAX_INTERVALS} ${unit}s; narrow it or take a longer interval`,
+            `The range has more than ${MAX_INTERVALS} ${interval}s; narrow it or take a longer interval`,
           );
       }
-      const bucket = sql`date_trunc(${unit}, date at time zone 'UTC')`;
-      const format = unit === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD';
-      const grouped = filteredItems(billing, filter)
-        .select([
-          bucket.as('bucket'),
-          sql`sum(amount)`.as('amount'),
-          sql`count(*)::int`.as('count'),
-        ])
-        .groupBy(sql`1`);
-      const bound = (day: string | undefined, fallback: string) =>
-        day === undefined ? sql.raw(fallback) : sql`date_trunc(${unit}, ${day}::timestamp)`;
-      const { rows } = await sql<{ date: string; amount: string; count: number }>`
-        with grouped as (${grouped}),
-        span as (
-          select ${bound(request.query.from, '(select min(bucket) from grouped)')} as first,
-                 ${bound(request.query.to, '(select max(bucket) from grouped)')} as last
-        )
-        select to_char(series.bucket, ${format}) as date,
-               coalesce(grouped.amount, 0) as amount,
-               coalesce(grouped.count, 0) as count
-        from span, generate_series(span.first, span.last, ${`1 ${unit}`}::interval) as series(bucket)
-        left join grouped on grouped.bucket = series.bucket
-        order by series.bucket`.execute(billing);
-      return ok(
-        rows.map((r) => ({ date: r.date, amount: Number(r.amount), count: Number(r.count) })),
-      );
+      return ok(await trend(db, filter, interval, { from: query.from, to: query.to }));
     },
   );
 };

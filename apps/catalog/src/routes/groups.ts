@@ -1,121 +1,119 @@
 import {
-  PageQuery,
-  Type,
   conflict,
+  IdOrNameParams,
+  nameTaken,
   newId,
   notFound,
   ok,
+  orConflict,
   responses,
-  type FastifyPluginAsyncTypebox,
+  stampsAt,
+  Type,
+  type ServiceRoutes,
   type TSchema,
-  Nullable,
 } from '@platform/core';
-import { isForeignKeyViolation, isUniqueViolation, selectByIdOrName, sql } from '@platform/db';
-import { servicesWhere, type CatalogDb, type OwnerRow, type SystemRow } from '../repository.js';
-import { Description, IdOrName, Name, ServiceRef, Stamps, stamps } from './schemas.js';
+import { isForeignKeyViolation } from '@platform/db';
+import type { CatalogDatabase, CatalogDb, OwnerRow, SystemRow } from '../database.js';
+import {
+  deleteOwner,
+  findOwner,
+  insertOwner,
+  listOwners,
+  servicesOfOwner,
+  updateOwner,
+  type OwnerFields,
+} from '../repositories/owners.js';
+import {
+  deleteSystem,
+  findSystem,
+  insertSystem,
+  listSystems,
+  servicesOfSystem,
+  updateSystem,
+  type SystemFields,
+} from '../repositories/systems.js';
+import { PageQuerySchema } from '../schemas/common.js';
+import {
+  OwnerInputSchema,
+  OwnerSchema,
+  OwnerUpdateSchema,
+  OwnerWithServicesSchema,
+  type Owner,
+} from '../schemas/owners.js';
+import {
+  SystemInputSchema,
+  SystemSchema,
+  SystemUpdateSchema,
+  SystemWithServicesSchema,
+  type System,
+} from '../schemas/systems.js';
 
 /**
  * Systems and owners: named records that services point at. Both have the same five routes; a
  * get answers with the services that point at the record, and a delete is refused (409, naming
  * them) while any does.
  */
-/** A record as shown: the shared fields and the group's own. */
-interface ShownRecord {
-  id: string;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
-
-interface Group<Row> {
-  table: 'systems' | 'owners';
-  /** The service column that points at it. */
-  column: 'system_id' | 'owner_id';
+interface Group<Row extends { id: string; name: string }, Fields extends { name: string }> {
+  /** `System`: in messages and (with `plural`) in operation ids. */
   resource: 'System' | 'Owner';
-  /** Its optional fields besides name, as received (null clears one). */
-  fields: Record<string, TSchema>;
-  /** Its fields as shown, besides id, name and the time stamps. */
-  shown: Record<string, TSchema>;
-  /** Columns of those fields, for the fields that were sent. */
-  columns: string[];
-  toRecord: (row: Row) => ShownRecord;
+  plural: 'Systems' | 'Owners';
+  schemas: { Record: TSchema; WithServices: TSchema; Input: TSchema; Update: TSchema };
+  toRecord: (row: Row) => object;
+  list: (db: CatalogDb, page: { limit: number; offset: number }) => Promise<Row[]>;
+  find: (db: CatalogDb, idOrName: string) => Promise<Row | undefined>;
+  /** undefined when the name is taken. */
+  insert: (db: CatalogDb, id: string, fields: Fields) => Promise<Row | undefined>;
+  update: (db: CatalogDb, id: string, fields: Partial<Fields>) => Promise<Row>;
+  remove: (db: CatalogDb, id: string) => Promise<void>;
+  services: (db: CatalogDb, id: string) => Promise<Array<{ id: string; name: string }>>;
 }
 
-function groupRoutes<Row extends { id: string; name: string }>(
-  group: Group<Row>,
-): FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> {
-  const path = `/${group.table}`;
-  const noun = group.resource.toLowerCase();
-  const tags = ['catalog'];
-  const shown = { id: Type.String(), name: Type.String(), ...group.shown, ...Stamps };
-  const Shown = Type.Object(shown);
-  const WithServices = Type.Object({
-    ...shown,
-    services: Type.Array(ServiceRef, { description: `Services of this ${noun}` }),
-  });
-  const Input = Type.Object({ name: Name(`${noun} name`), ...group.fields });
-  const Update = Type.Object({ name: Type.Optional(Name(`${noun} name`)), ...group.fields });
-  /** The columns of the fields that were sent. */
-  const toColumns = (input: Record<string, unknown>) =>
-    Object.fromEntries(
-      group.columns.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
-    );
-  const nameTaken = (name: string) => conflict(`A ${noun} named ${name} exists already`);
+function groupRoutes<Row extends { id: string; name: string }, Fields extends { name: string }>(
+  group: Group<Row, Fields>,
+): ServiceRoutes<CatalogDatabase> {
+  const { resource, plural, schemas } = group;
+  const path = `/${plural.toLowerCase()}`;
+  const noun = resource.toLowerCase();
 
-  return async (app, { catalog }) => {
+  return async (app, { db }) => {
     const find = async (idOrName: string) => {
-      const row = await selectByIdOrName<Row>(catalog, group.table, idOrName);
-      if (!row) throw notFound(group.resource, idOrName);
+      const row = await group.find(db, idOrName);
+      if (!row) throw notFound(resource, idOrName);
       return row;
     };
     const withServices = async (row: Row) => ({
       ...group.toRecord(row),
-      services: await servicesWhere(catalog, group.column, row.id),
+      services: await group.services(db, row.id),
     });
 
     app.get(
       path,
       {
         schema: {
-          tags,
-          summary: `List ${group.table} by name`,
-          querystring: Type.Object({ ...PageQuery }),
-          response: responses({ 200: Type.Array(Shown) }),
+          operationId: `list${plural}`,
+          summary: `List ${plural.toLowerCase()} by name`,
+          querystring: PageQuerySchema,
+          response: responses({ 200: Type.Array(schemas.Record) }),
         },
       },
-      async (request) => {
-        const rows = await catalog
-          .selectFrom(group.table as 'systems')
-          .selectAll()
-          .orderBy(sql`lower(name)`)
-          .limit(request.query.limit)
-          .offset(request.query.offset)
-          .execute();
-        return ok((rows as unknown as Row[]).map(group.toRecord));
-      },
+      async (request) => ok((await group.list(db, request.query)).map(group.toRecord)),
     );
 
     app.post(
       path,
       {
         schema: {
-          tags,
+          operationId: `create${resource}`,
           summary: `Create a ${noun}`,
-          body: Input,
-          response: responses({ 201: Shown }),
+          body: schemas.Input,
+          response: responses({ 201: schemas.Record }),
         },
       },
       async (request, reply) => {
-        const body = request.body as { name: string } & Record<string, unknown>;
-        const row = await catalog
-          .insertInto(group.table as 'systems')
-          .values({ id: newId(), name: body.name, ...toColumns(body) })
-          .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
-          .returningAll()
-          .executeTakeFirst();
-        if (!row) throw nameTaken(body.name);
-        return reply.code(201).send(ok(group.toRecord(row as unknown as Row)));
+        const fields = request.body as Fields;
+        const row = await group.insert(db, newId(), fields);
+        if (!row) throw conflict(nameTaken(resource, fields.name));
+        return reply.code(201).send(ok(group.toRecord(row)));
       },
     );
 
@@ -123,10 +121,10 @@ function groupRoutes<Row extends { id: string; name: string }>(
       `${path}/:idOrName`,
       {
         schema: {
-          tags,
+          operationId: `get${resource}`,
           summary: `Get a ${noun} with its services`,
-          params: IdOrName,
-          response: responses({ 200: WithServices }),
+          params: IdOrNameParams,
+          response: responses({ 200: schemas.WithServices }),
         },
       },
       async (request) => ok(await withServices(await find(request.params.idOrName))),
@@ -136,33 +134,22 @@ function groupRoutes<Row extends { id: string; name: string }>(
       `${path}/:idOrName`,
       {
         schema: {
-          tags,
+          operationId: `update${resource}`,
           summary: `Update a ${noun}`,
           description: 'Changes the fields sent; null clears an optional one.',
-          params: IdOrName,
-          body: Update,
-          response: responses({ 200: WithServices }),
+          params: IdOrNameParams,
+          body: schemas.Update,
+          response: responses({ 200: schemas.WithServices }),
         },
       },
       async (request) => {
         const { id } = await find(request.params.idOrName);
-        const body = request.body as { name?: string } & Record<string, unknown>;
-        try {
-          const row = await catalog
-            .updateTable(group.table as 'systems')
-            .set({
-              ...(body.name === undefined ? {} : { name: body.name }),
-              ...toColumns(body),
-              updated_at: sql`now()`,
-            })
-            .where('id', '=', id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return ok(await withServices(row as unknown as Row));
-        } catch (error) {
-          if (isUniqueViolation(error) && body.name !== undefined) throw nameTaken(body.name);
-          throw error;
-        }
+        const fields = request.body as Partial<Fields>;
+        const update = group.update(db, id, fields);
+        const row = await (fields.name === undefined
+          ? update
+          : orConflict(update, nameTaken(resource, fields.name)));
+        return ok(await withServices(row));
       },
     );
 
@@ -170,29 +157,26 @@ function groupRoutes<Row extends { id: string; name: string }>(
       `${path}/:idOrName`,
       {
         schema: {
-          tags,
+          operationId: `delete${resource}`,
           summary: `Delete a ${noun}`,
           description: `Answers with the deleted ${noun}; 409 while services still belong to it, naming them.`,
-          params: IdOrName,
-          response: responses({ 200: Shown }),
+          params: IdOrNameParams,
+          response: responses({ 200: schemas.Record }),
         },
       },
       async (request) => {
         const row = await find(request.params.idOrName);
-        const users = await servicesWhere(catalog, group.column, row.id);
-        if (users.length > 0)
+        const services = await group.services(db, row.id);
+        if (services.length > 0)
           throw conflict(
-            `${group.resource} ${row.name} still has services: ${users.map((s) => s.name).join(', ')}`,
+            `${resource} ${row.name} still has services: ${services.map((s) => s.name).join(', ')}`,
           );
         try {
-          await catalog
-            .deleteFrom(group.table as 'systems')
-            .where('id', '=', row.id)
-            .execute();
+          await group.remove(db, row.id);
         } catch (error) {
           // A service joined it between the check and the delete (the foreign key refuses).
           if (isForeignKeyViolation(error))
-            throw conflict(`${group.resource} ${row.name} still has services`);
+            throw conflict(`${resource} ${row.name} still has services`);
           throw error;
         }
         return ok(group.toRecord(row));
@@ -201,33 +185,49 @@ function groupRoutes<Row extends { id: string; name: string }>(
   };
 }
 
-export const systemRoutes = groupRoutes<SystemRow>({
-  table: 'systems',
-  column: 'system_id',
+export const systemRoutes = groupRoutes<SystemRow, SystemFields>({
   resource: 'System',
-  fields: { description: Type.Optional(Nullable(Description)) },
-  shown: { description: Nullable(Type.String()) },
-  columns: ['description'],
-  toRecord: (row) => ({ id: row.id, name: row.name, description: row.description, ...stamps(row) }),
+  plural: 'Systems',
+  schemas: {
+    Record: SystemSchema,
+    WithServices: SystemWithServicesSchema,
+    Input: SystemInputSchema,
+    Update: SystemUpdateSchema,
+  },
+  toRecord: (row): System => ({
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    ...stampsAt(row.created_at, row.updated_at),
+  }),
+  list: listSystems,
+  find: findSystem,
+  insert: insertSystem,
+  update: updateSystem,
+  remove: deleteSystem,
+  services: servicesOfSystem,
 });
 
-export const ownerRoutes = groupRoutes<OwnerRow>({
-  table: 'owners',
-  column: 'owner_id',
+export const ownerRoutes = groupRoutes<OwnerRow, OwnerFields>({
   resource: 'Owner',
-  fields: {
-    email: Type.Optional(
-      Nullable(Type.String({ format: 'email', maxLength: 254, description: 'Contact address' })),
-    ),
-    team: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  plural: 'Owners',
+  schemas: {
+    Record: OwnerSchema,
+    WithServices: OwnerWithServicesSchema,
+    Input: OwnerInputSchema,
+    Update: OwnerUpdateSchema,
   },
-  shown: { email: Nullable(Type.String()), team: Nullable(Type.String()) },
-  columns: ['email', 'team'],
-  toRecord: (row) => ({
+  toRecord: (row): Owner => ({
     id: row.id,
     name: row.name,
     email: row.email,
     team: row.team,
-    ...stamps(row),
+    ...stampsAt(row.created_at, row.updated_at),
   }),
+  list: listOwners,
+  find: findOwner,
+  insert: insertOwner,
+  update: updateOwner,
+  remove: deleteOwner,
+  services: servicesOfOwner,
 });

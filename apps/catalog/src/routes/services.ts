@@ -1,72 +1,38 @@
 import {
-  PageQuery,
-  Type,
   badRequest,
   conflict,
+  IdOrNameParams,
+  nameTaken,
   newId,
   notFound,
   ok,
+  orConflict,
   responses,
-  type FastifyPluginAsyncTypebox,
-  type Static,
-  Nullable,
+  stampsAt,
+  Type,
+  type ServiceRoutes,
 } from '@platform/core';
-import { isUniqueViolation, selectByIdOrName, sql } from '@platform/db';
+import type { CatalogDatabase, CatalogDb } from '../database.js';
+import { findOwner } from '../repositories/owners.js';
 import {
-  dependencyIds,
+  deleteService,
   findService,
-  jsonb,
+  getService,
+  insertService,
   listServices,
-  type CatalogDb,
-  type ServiceRow,
-} from '../repository.js';
-import { Description, IdOrName, Name, Stamps, stamps } from './schemas.js';
+  updateService,
+  type ServiceWithLinks,
+} from '../repositories/services.js';
+import { findSystem } from '../repositories/systems.js';
+import {
+  ServiceInputSchema,
+  ServiceListQuery,
+  ServiceSchema,
+  ServiceUpdateSchema,
+  type Service,
+} from '../schemas/services.js';
 
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
-  maxItems: 50,
-  description: 'Up to 50 tags of 1-50 characters; repeats are dropped',
-});
-
-const ServiceInput = Type.Object({
-  name: Name('service name'),
-  description: Type.Optional(Nullable(Description)),
-  tags: Type.Optional(Tags),
-  system: Type.Optional(
-    Nullable(Type.String({ description: 'Name (or id) of an existing system' })),
-  ),
-  owner: Type.Optional(Nullable(Type.String({ description: 'Name (or id) of an existing owner' }))),
-});
-
-const ServiceUpdate = Type.Object({
-  name: Type.Optional(Name('service name')),
-  description: Type.Optional(Nullable(Description)),
-  tags: Type.Optional(Tags),
-  system: Type.Optional(Nullable(Type.String())),
-  owner: Type.Optional(Nullable(Type.String())),
-  dependencies: Type.Optional(
-    Type.Array(Type.String(), {
-      maxItems: 1000,
-      description: 'Replaces the dependencies: ids or names of other services',
-    }),
-  ),
-});
-
-export const Service = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  tags: Type.Array(Type.String()),
-  system: Nullable(Type.String({ description: 'Name of its system' })),
-  owner: Nullable(Type.String({ description: 'Name of its owner' })),
-  dependencies: Type.Array(Type.String(), { description: 'Ids of the services it depends on' }),
-  ...Stamps,
-});
-
-const Dependencies = Type.Array(Type.String(), {
-  description: 'Ids of the services it depends on, in the order they were added',
-});
-
-export const toService = (row: ServiceRow): Static<typeof Service> => ({
+const toService = (row: ServiceWithLinks): Service => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -74,57 +40,51 @@ export const toService = (row: ServiceRow): Static<typeof Service> => ({
   system: row.system,
   owner: row.owner,
   dependencies: row.dependencies,
-  ...stamps(row),
+  ...stampsAt(row.created_at, row.updated_at),
 });
 
-const unique = (tags: string[]) => [...new Set(tags)];
-const tags = ['catalog'];
+/** The values in the order given, repeats dropped (tags, dependencies). */
+const distinct = (values: string[]) => [...new Set(values)];
 
-export const serviceRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = async (
-  app,
-  { catalog },
-) => {
-  const resolve = async (idOrName: string) => {
-    const row = await selectByIdOrName<{ id: string; name: string }>(catalog, 'services', idOrName);
-    if (!row) throw notFound('Service', idOrName);
-    return row;
-  };
+/** Looks up the system or owner a service is to point at; BAD_REQUEST naming it when unknown. */
+async function linked<Row>(
+  find: (db: CatalogDb, idOrName: string) => Promise<Row | undefined>,
+  db: CatalogDb,
+  kind: 'system' | 'owner',
+  idOrName: string,
+): Promise<Row> {
+  const row = await find(db, idOrName);
+  if (!row) throw badRequest(`Unknown ${kind}: ${idOrName}`);
+  return row;
+}
+
+export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
   const load = async (id: string) => {
-    const row = await findService(catalog, id);
-    if (!row) throw notFound('Service', id);
-    return row;
+    const service = await getService(db, id);
+    if (!service) throw notFound('Service', id);
+    return service;
   };
-  /** The id of an existing system or owner; BAD_REQUEST naming it when there is none. */
-  const reference = async (table: 'systems' | 'owners', idOrName: string | null | undefined) => {
-    if (idOrName === undefined || idOrName === null) return idOrName;
-    const row = await selectByIdOrName<{ id: string }>(catalog, table, idOrName);
-    if (!row) throw badRequest(`Unknown ${table === 'systems' ? 'system' : 'owner'}: ${idOrName}`);
-    return row.id;
-  };
-  const nameTaken = (name: string) => conflict(`A service named ${name} exists already`);
+  /** undefined and null (not sent, cleared) pass through; a name or id becomes the record. */
+  const system = async (idOrName: string | null | undefined) =>
+    idOrName == null ? idOrName : linked(findSystem, db, 'system', idOrName);
+  const owner = async (idOrName: string | null | undefined) =>
+    idOrName == null ? idOrName : linked(findOwner, db, 'owner', idOrName);
 
   app.get(
     '/services',
     {
       schema: {
-        tags,
+        operationId: 'listServices',
         summary: 'List services by name',
-        querystring: Type.Object({
-          system: Type.Optional(
-            Type.String({ description: 'Only services of this system (name)' }),
-          ),
-          owner: Type.Optional(Type.String({ description: 'Only services of this owner (name)' })),
-          tag: Type.Optional(Type.String({ description: 'Only services with this tag' })),
-          ...PageQuery,
-        }),
-        response: responses({ 200: Type.Array(Service) }),
+        description: 'Each with its dependencies and the names of its system and owner.',
+        querystring: ServiceListQuery,
+        response: responses({ 200: Type.Array(ServiceSchema) }),
       },
     },
     async (request) => {
       const { system, owner, tag, limit, offset } = request.query;
-      return ok(
-        (await listServices(catalog, { system, owner, tag }, { limit, offset })).map(toService),
-      );
+      const rows = await listServices(db, { system, owner, tag }, { limit, offset });
+      return ok(rows.map(toService));
     },
   );
 
@@ -132,30 +92,32 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = 
     '/services',
     {
       schema: {
-        tags,
+        operationId: 'createService',
         summary: 'Register a service',
-        body: ServiceInput,
-        response: responses({ 201: Service }),
+        body: ServiceInputSchema,
+        response: responses({ 201: ServiceSchema }),
       },
     },
     async (request, reply) => {
-      const { name, description, system, owner } = request.body;
-      const id = newId();
-      const inserted = await catalog
-        .insertInto('services')
-        .values({
-          id,
-          name,
-          description: description ?? null,
-          tags: jsonb(unique(request.body.tags ?? [])),
-          system_id: (await reference('systems', system)) ?? null,
-          owner_id: (await reference('owners', owner)) ?? null,
-        })
-        .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!inserted) throw nameTaken(name);
-      return reply.code(201).send(ok(toService(await load(id))));
+      const { name, description, tags } = request.body;
+      const systemRow = await system(request.body.system);
+      const ownerRow = await owner(request.body.owner);
+      const row = await insertService(db, {
+        id: newId(),
+        name,
+        description: description ?? null,
+        tags: distinct(tags ?? []),
+        systemId: systemRow?.id ?? null,
+        ownerId: ownerRow?.id ?? null,
+      });
+      if (!row) throw conflict(nameTaken('Service', name));
+      const created = {
+        ...row,
+        system: systemRow?.name ?? null,
+        owner: ownerRow?.name ?? null,
+        dependencies: [],
+      };
+      return reply.code(201).send(ok(toService(created)));
     },
   );
 
@@ -163,62 +125,54 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = 
     '/services/:idOrName',
     {
       schema: {
-        tags,
+        operationId: 'getService',
         summary: 'Get a service (by id, then by name)',
-        params: IdOrName,
-        response: responses({ 200: Service }),
+        params: IdOrNameParams,
+        response: responses({ 200: ServiceSchema }),
       },
     },
-    async (request) => ok(toService(await load((await resolve(request.params.idOrName)).id))),
+    async (request) =>
+      ok(toService(await load((await findService(db, request.params.idOrName)).id))),
   );
 
   app.put(
     '/services/:idOrName',
     {
       schema: {
-        tags,
+        operationId: 'updateService',
         summary: 'Update a service',
         description:
           'Changes the fields sent, any but id; null clears description, system or owner. dependencies, when sent, replaces them.',
-        params: IdOrName,
-        body: ServiceUpdate,
-        response: responses({ 200: Service }),
+        params: IdOrNameParams,
+        body: ServiceUpdateSchema,
+        response: responses({ 200: ServiceSchema }),
       },
     },
     async (request) => {
-      const { id } = await resolve(request.params.idOrName);
-      const { name, description, system, owner, dependencies } = request.body;
-      const changes = {
-        ...(name === undefined ? {} : { name }),
-        ...(description === undefined ? {} : { description }),
-        ...(request.body.tags === undefined ? {} : { tags: jsonb(unique(request.body.tags)) }),
-        ...(system === undefined ? {} : { system_id: await reference('systems', system) }),
-        ...(owner === undefined ? {} : { owner_id: await reference('owners', owner) }),
-      };
+      const { id } = await findService(db, request.params.idOrName);
+      const { name, description, tags, dependencies } = request.body;
+      const systemRow = await system(request.body.system);
+      const ownerRow = await owner(request.body.owner);
       const targets =
         dependencies === undefined
           ? undefined
-          : await Promise.all(unique(dependencies).map(async (d) => (await resolve(d)).id));
+          : await Promise.all(
+              distinct(dependencies).map(async (target) => (await findService(db, target)).id),
+            );
       if (targets?.includes(id)) throw badRequest('A service cannot depend on itself');
-      try {
-        await catalog.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('services')
-            .set({ ...changes, updated_at: sql`now()` })
-            .where('id', '=', id)
-            .execute();
-          if (targets === undefined) return;
-          await trx.deleteFrom('dependencies').where('service_id', '=', id).execute();
-          if (targets.length > 0)
-            await trx
-              .insertInto('dependencies')
-              .values(targets.map((target) => ({ service_id: id, depends_on_id: target })))
-              .execute();
-        });
-      } catch (error) {
-        if (isUniqueViolation(error) && name !== undefined) throw nameTaken(name);
-        throw error;
-      }
+      const update = updateService(
+        db,
+        id,
+        {
+          name,
+          description,
+          tags: tags && distinct(tags),
+          systemId: systemRow === undefined ? undefined : (systemRow?.id ?? null),
+          ownerId: ownerRow === undefined ? undefined : (ownerRow?.id ?? null),
+        },
+        targets,
+      );
+      await (name === undefined ? update : orConflict(update, nameTaken('Service', name)));
       return ok(toService(await load(id)));
     },
   );
@@ -227,76 +181,18 @@ export const serviceRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogDb }> = 
     '/services/:idOrName',
     {
       schema: {
-        tags,
+        operationId: 'deleteService',
         summary: 'Remove a service',
         description:
           'Answers with the removed service. It is also removed from the dependencies of every other service.',
-        params: IdOrName,
-        response: responses({ 200: Service }),
+        params: IdOrNameParams,
+        response: responses({ 200: ServiceSchema }),
       },
     },
     async (request) => {
-      const row = await load((await resolve(request.params.idOrName)).id);
-      await catalog.deleteFrom('services').where('id', '=', row.id).execute();
-      return ok(toService(row));
-    },
-  );
-
-  app.post(
-    '/services/:idOrName/dependencies',
-    {
-      schema: {
-        tags,
-        summary: 'Add a dependency',
-        description:
-          'The service depends on dependsOn from now on. Adding one twice changes nothing. Answers with the updated dependencies.',
-        params: IdOrName,
-        body: Type.Object({
-          dependsOn: Type.String({
-            minLength: 1,
-            title: 'dependsOn',
-            description: 'Id or name of another service',
-          }),
-        }),
-        response: responses({ 200: Dependencies }),
-      },
-    },
-    async (request) => {
-      const service = await resolve(request.params.idOrName);
-      const target = await resolve(request.body.dependsOn);
-      if (service.id === target.id) throw badRequest('A service cannot depend on itself');
-      await catalog
-        .insertInto('dependencies')
-        .values({ service_id: service.id, depends_on_id: target.id })
-        .onConflict((oc) => oc.columns(['service_id', 'depends_on_id']).doNothing())
-        .execute();
-      return ok(await dependencyIds(catalog, service.id));
-    },
-  );
-
-  app.delete(
-    '/services/:idOrName/dependencies/:dependsOn',
-    {
-      schema: {
-        tags,
-        summary: 'Remove a dependency',
-        description:
-          'Answers with the updated dependencies; 404 when there was no such dependency.',
-        params: Type.Object({ idOrName: Type.String(), dependsOn: Type.String() }),
-        response: responses({ 200: Dependencies }),
-      },
-    },
-    async (request) => {
-      const service = await resolve(request.params.idOrName);
-      const target = await resolve(request.params.dependsOn);
-      const removed = await catalog
-        .deleteFrom('dependencies')
-        .where('service_id', '=', service.id)
-        .where('depends_on_id', '=', target.id)
-        .executeTakeFirst();
-      if (removed.numDeletedRows === 0n)
-        throw notFound('Dependency', `${service.name} does not depend on ${target.name}`);
-      return ok(await dependencyIds(catalog, service.id));
+      const service = await load((await findService(db, request.params.idOrName)).id);
+      await deleteService(db, service.id);
+      return ok(toService(service));
     },
   );
 };

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import {
   Type,
+  packageVersion,
   notFound,
   ok,
   responses,
@@ -10,7 +12,7 @@ import {
 import type { FeatureFlags } from '../features.js';
 import { checkService } from '../health.js';
 
-export const GATEWAY_VERSION = '0.1.0';
+export const GATEWAY_VERSION = packageVersion(join(__dirname, '..', '..'));
 
 const FlagSchema = Type.Object({
   name: Type.String({ description: 'Service name' }),
@@ -62,6 +64,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     {
       schema: {
         tags,
+        operationId: 'gateway.healthz',
         summary: 'Gateway health',
         response: responses({
           200: Type.Object({
@@ -80,6 +83,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     {
       schema: {
         tags,
+        operationId: 'gateway.health',
         summary: 'Health of every enabled service',
         description:
           'status is ok when every enabled service answered its /healthz, degraded otherwise.',
@@ -116,6 +120,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     {
       schema: {
         tags,
+        operationId: 'gateway.listFeatures',
         summary: 'Every feature flag, its state and its source',
         response: responses({ 200: Type.Array(FlagSchema) }),
       },
@@ -128,6 +133,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     {
       schema: {
         tags,
+        operationId: 'gateway.getFeature',
         summary: 'One feature flag',
         params: NameParams,
         response: responses({ 200: FlagSchema }),
@@ -141,6 +147,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     {
       schema: {
         tags,
+        operationId: 'gateway.setFeature',
         summary: 'Override a flag at runtime',
         description: 'Takes effect at once and is kept across restarts until cleared with DELETE.',
         params: NameParams,
@@ -157,6 +164,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     {
       schema: {
         tags,
+        operationId: 'gateway.clearFeature',
         summary: 'Clear a runtime override',
         description: 'The flag goes back to FEATURE_<NAME> or its default.',
         params: NameParams,

@@ -1,103 +1,56 @@
 import {
-  IsoTimestamp,
-  PageQuery,
-  Type,
   badRequest,
   conflict,
   newId,
   notFound,
   ok,
   responses,
-  type FastifyPluginAsyncTypebox,
-  type Static,
+  stampsAt,
+  Type,
+  type ServiceRoutes,
 } from '@platform/core';
+import type { LedgerConfig } from '../config.js';
+import type { ClassificationRow, LedgerDatabase } from '../database.js';
 import {
+  deleteClassification,
   findClassification,
+  findClassificationOfField,
+  insertClassification,
   listClassifications,
-  type ClassificationRow,
-  type LedgerDb,
-} from '../repository.js';
+} from '../repositories/classifications.js';
+import {
+  ClassificationInputSchema,
+  ClassificationListQuery,
+  ClassificationParams,
+  ClassificationSchema,
+  type Classification,
+  type Level,
+} from '../schemas/classifications.js';
 
-/** From least to most sensitive. */
-export const LEVELS = ['public', 'internal', 'confidential', 'pii', 'restricted'] as const;
-
-/** Dotted path of a field: segments of letters, digits, `_`, `-` or `$`, or `*` for any key. */
-const FIELD_PATTERN = '^([A-Za-z0-9_$-]+|\\*)(\\.([A-Za-z0-9_$-]+|\\*))*$';
-
-const ServiceName = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 100, description });
-
-const ClassificationInput = Type.Object({
-  serviceId: Type.Optional(ServiceName('The service the field belongs to (or send service)')),
-  service: Type.Optional(ServiceName('Same as serviceId')),
-  field: Type.String({
-    pattern: FIELD_PATTERN,
-    maxLength: 300,
-    title: 'field',
-    description: 'Dotted path of the field, e.g. user.email or items.*.price',
-  }),
-  level: Type.Enum([...LEVELS], { title: 'level', description: LEVELS.join(' < ') }),
-  justification: Type.String({
-    minLength: 1,
-    maxLength: 2000,
-    title: 'justification',
-    description: 'Why the field has this level',
-  }),
-  ppiCategory: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 100,
-      description: 'Kind of personal data, e.g. email, name, financial',
-    }),
-  ),
-});
-
-const Classification = Type.Object({
-  id: Type.String(),
-  serviceId: Type.String(),
-  service: Type.String({ description: 'Same as serviceId' }),
-  field: Type.String(),
-  level: Type.Enum([...LEVELS]),
-  justification: Type.String(),
-  ppiCategory: Type.Union([Type.String(), Type.Null()]),
-  createdAt: IsoTimestamp,
-  updatedAt: IsoTimestamp,
-});
-
-const toClassification = (row: ClassificationRow): Static<typeof Classification> => ({
+const toClassification = (row: ClassificationRow): Classification => ({
   id: row.id,
   serviceId: row.service_id,
   service: row.service_id,
   field: row.field,
-  level: row.level as (typeof LEVELS)[number],
+  level: row.level as Level,
   justification: row.justification,
   ppiCategory: row.ppi_category,
-  createdAt: row.created_at.toISOString(),
-  updatedAt: row.updated_at.toISOString(),
+  ...stampsAt(row.created_at, row.updated_at),
 });
 
-const IdParams = Type.Object({ id: Type.String() });
-const tags = ['ledger'];
-
-export const classificationRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb }> = async (
+export const classificationRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (
   app,
-  { ledger },
+  { db },
 ) => {
-  const find = async (id: string) => {
-    const row = await findClassification(ledger, id);
-    if (!row) throw notFound('Classification', id);
-    return row;
-  };
-
   app.post(
     '/classifications',
     {
       schema: {
-        tags,
+        operationId: 'createClassification',
         summary: 'Classify a field of a service',
         description: 'One classification per service and field: a second one is 409 CONFLICT.',
-        body: ClassificationInput,
-        response: responses({ 201: Classification }),
+        body: ClassificationInputSchema,
+        response: responses({ 201: ClassificationSchema }),
       },
     },
     async (request, reply) => {
@@ -106,26 +59,16 @@ export const classificationRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb 
         throw badRequest('serviceId and service name different services; send one of them');
       const owner = serviceId ?? service;
       if (owner === undefined) throw badRequest('serviceId (or service) is required');
-      const row = await ledger
-        .insertInto('classifications')
-        .values({
-          id: newId(),
-          service_id: owner,
-          field,
-          level,
-          justification,
-          ppi_category: ppiCategory ?? null,
-        })
-        .onConflict((oc) => oc.columns(['service_id', 'field']).doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      const row = await insertClassification(db, {
+        id: newId(),
+        serviceId: owner,
+        field,
+        level,
+        justification,
+        ppiCategory: ppiCategory ?? null,
+      });
       if (!row) {
-        const existing = await ledger
-          .selectFrom('classifications')
-          .select('id')
-          .where('service_id', '=', owner)
-          .where('field', '=', field)
-          .executeTakeFirst();
+        const existing = await findClassificationOfField(db, owner, field);
         throw conflict(
           `Field ${field} of service ${owner} is classified already${existing ? ` (${existing.id})` : ''}`,
         );
@@ -138,17 +81,10 @@ export const classificationRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb 
     '/classifications',
     {
       schema: {
-        tags,
+        operationId: 'listClassifications',
         summary: 'List field classifications by service and field',
-        querystring: Type.Object({
-          service: Type.Optional(
-            Type.String({ description: 'Only fields of this service (its id)' }),
-          ),
-          serviceId: Type.Optional(Type.String({ description: 'Same as service' })),
-          level: Type.Optional(Type.Enum([...LEVELS])),
-          ...PageQuery,
-        }),
-        response: responses({ 200: Type.Array(Classification) }),
+        querystring: ClassificationListQuery,
+        response: responses({ 200: Type.Array(ClassificationSchema) }),
       },
     },
     async (request) => {
@@ -156,7 +92,7 @@ export const classificationRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb 
       if (service !== undefined && serviceId !== undefined && service !== serviceId)
         throw badRequest('service and serviceId name different services; send one of them');
       const rows = await listClassifications(
-        ledger,
+        db,
         { serviceId: service ?? serviceId, level },
         { limit, offset },
       );
@@ -168,32 +104,32 @@ export const classificationRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb 
     '/classifications/:id',
     {
       schema: {
-        tags,
+        operationId: 'getClassification',
         summary: 'Get a field classification',
-        params: IdParams,
-        response: responses({ 200: Classification }),
+        params: ClassificationParams,
+        response: responses({ 200: ClassificationSchema }),
       },
     },
-    async (request) => ok(toClassification(await find(request.params.id))),
+    async (request) => {
+      const row = await findClassification(db, request.params.id);
+      if (!row) throw notFound('Classification', request.params.id);
+      return ok(toClassification(row));
+    },
   );
 
   app.delete(
     '/classifications/:id',
     {
       schema: {
-        tags,
+        operationId: 'deleteClassification',
         summary: 'Delete a field classification',
         description: 'Answers with the deleted classification.',
-        params: IdParams,
-        response: responses({ 200: Classification }),
+        params: ClassificationParams,
+        response: responses({ 200: ClassificationSchema }),
       },
     },
     async (request) => {
-      const row = await ledger
-        .deleteFrom('classifications')
-        .where('id', '=', request.params.id)
-        .returningAll()
-        .executeTakeFirst();
+      const row = await deleteClassification(db, request.params.id);
       if (!row) throw notFound('Classification', request.params.id);
       return ok(toClassification(row));
     },

@@ -1,92 +1,31 @@
 import {
-  Instant,
-  IsoTimestamp,
-  PageQuery,
-  Type,
   badRequest,
   newId,
   notFound,
   ok,
   parseRange,
   responses,
-  type FastifyPluginAsyncTypebox,
-  type Static,
+  Type,
+  type ServiceRoutes,
 } from '@platform/core';
-import type { ChainAppender } from '../appender.js';
-import { findEvent, listEvents, type EventRow, type LedgerDb } from '../repository.js';
+import { ChainAppender } from '../appender.js';
+import type { LedgerConfig } from '../config.js';
+import type { EventRow, LedgerDatabase } from '../database.js';
+import { findEvent, listEvents } from '../repositories/events.js';
+import {
+  AuditEventSchema,
+  EventInputSchema,
+  EventListQuery,
+  EventParams,
+  VerifyResultSchema,
+  type AuditEvent,
+} from '../schemas/events.js';
 import { verifyChain } from '../verify.js';
 
 /** How far ahead of the server's clock a client's timestamp may be. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
-const Text = (title: string, description: string, maxLength = 200) =>
-  Type.String({ minLength: 1, maxLength, title, description });
-const Json = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
-
-const EventInput = Type.Object({
-  action: Text('action field', 'What was done, e.g. user.login or policy.deleted'),
-  actor: Type.Optional(Text('actor', 'Who did it (erased by an anonymizing policy)')),
-  resource: Type.Optional(Text('resource', 'What it was done to', 500)),
-  service: Type.Optional(Text('service', 'Which service reports it', 100)),
-  metadata: Type.Optional(Json('Free-form context (erased by an anonymizing policy)')),
-  details: Type.Optional(Json('Free-form details (erased by an anonymizing policy)')),
-  timestamp: Type.Optional(
-    Type.String({
-      format: 'date-time',
-      description:
-        'When it happened, if not now (at most 5 minutes ahead of the server). Retention counts from it; the chain order is the order of arrival.',
-    }),
-  ),
-});
-
-export const AuditEvent = Type.Object({
-  id: Type.String(),
-  action: Type.String(),
-  actor: Type.Union([Type.String(), Type.Null()]),
-  resource: Type.Union([Type.String(), Type.Null()]),
-  service: Type.Union([Type.String(), Type.Null()]),
-  metadata: Type.Record(Type.String(), Type.Unknown()),
-  details: Type.Record(Type.String(), Type.Unknown()),
-  timestamp: IsoTimestamp,
-  seq: Type.Integer({ description: 'Position in the chain (1 for the first event ever)' }),
-  hash: Type.String({ description: 'SHA-256 of the event and the hash before it (hex)' }),
-  prevHash: Type.String({ description: 'Hash of the event before it in the chain' }),
-  anonymized: Type.Boolean({
-    description: 'Whether a retention policy erased its personal fields',
-  }),
-});
-
-const VerifyResultSchema = Type.Object({
-  valid: Type.Boolean(),
-  checked: Type.Integer({ description: 'Events checked' }),
-  firstInvalidId: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'The first event that does not verify; null when valid or when the end of the chain is missing',
-  }),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  checkpoints: Type.Integer({
-    description: 'Retention gaps crossed, each vouched for by a checkpoint',
-  }),
-  head: Type.Object(
-    { seq: Type.Integer(), hash: Type.String() },
-    {
-      description:
-        'The last link of the chain: keep it elsewhere to detect a rewrite of the whole chain',
-    },
-  ),
-});
-
-const ListQuery = Type.Object({
-  action: Type.Optional(Type.String({ description: 'Only events with this action' })),
-  actor: Type.Optional(Type.String({ description: 'Only events of this actor' })),
-  resource: Type.Optional(Type.String({ description: 'Only events on this resource' })),
-  service: Type.Optional(Type.String({ description: 'Only events reported by this service' })),
-  from: Type.Optional(Instant('Events at or after')),
-  to: Type.Optional(Instant('Events at or before')),
-  ...PageQuery,
-});
-
-export const toAuditEvent = (row: EventRow): Static<typeof AuditEvent> => ({
+export const toAuditEvent = (row: EventRow): AuditEvent => ({
   id: row.id,
   action: row.action,
   actor: row.actor,
@@ -109,22 +48,21 @@ function timestampOf(input: string | undefined, now: Date): Date {
   return timestamp;
 }
 
-const tags = ['ledger'];
+export const eventRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (app, { db }) => {
+  const appender = new ChainAppender(db);
+  // Acknowledged appends are written before the database closes.
+  app.addHook('onClose', () => appender.drain());
 
-export const eventRoutes: FastifyPluginAsyncTypebox<{
-  ledger: LedgerDb;
-  appender: ChainAppender;
-}> = async (app, { ledger, appender }) => {
   app.post(
     '/events',
     {
       schema: {
-        tags,
+        operationId: 'createEvent',
         summary: 'Record an audit event',
         description:
           'Appends the event to the hash chain. Events are never updated or deleted by the API; only retention policies remove or anonymize them.',
-        body: EventInput,
-        response: responses({ 201: AuditEvent }),
+        body: EventInputSchema,
+        response: responses({ 201: AuditEventSchema }),
       },
     },
     async (request, reply) => {
@@ -147,16 +85,16 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{
     '/events',
     {
       schema: {
-        tags,
+        operationId: 'listEvents',
         summary: 'List audit events, newest first',
-        querystring: ListQuery,
-        response: responses({ 200: Type.Array(AuditEvent) }),
+        querystring: EventListQuery,
+        response: responses({ 200: Type.Array(AuditEventSchema) }),
       },
     },
     async (request) => {
       const { action, actor, resource, service, limit, offset } = request.query;
       const rows = await listEvents(
-        ledger,
+        db,
         { action, actor, resource, service, ...parseRange(request.query) },
         { limit, offset },
       );
@@ -168,28 +106,28 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{
     '/events/verify',
     {
       schema: {
-        tags,
+        operationId: 'verifyEvents',
         summary: 'Verify the hash chain',
         description:
           'Re-computes every hash from the first event to the head and checks each link; names the first event that does not verify.',
         response: responses({ 200: VerifyResultSchema }),
       },
     },
-    async () => ok(await verifyChain(ledger)),
+    async () => ok(await verifyChain(db)),
   );
 
   app.get(
     '/events/:id',
     {
       schema: {
-        tags,
+        operationId: 'getEvent',
         summary: 'Get one audit event',
-        params: Type.Object({ id: Type.String() }),
-        response: responses({ 200: AuditEvent }),
+        params: EventParams,
+        response: responses({ 200: AuditEventSchema }),
       },
     },
     async (request) => {
-      const row = await findEvent(ledger, request.params.id);
+      const row = await findEvent(db, request.params.id);
       if (!row) throw notFound('Audit event', request.params.id);
       return ok(toAuditEvent(row));
     },

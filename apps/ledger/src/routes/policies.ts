@@ -1,119 +1,50 @@
 import {
-  IsoTimestamp,
-  PageQuery,
-  Type,
   badRequest,
-  conflict,
+  IdOrNameParams,
+  nameTaken,
   newId,
   notFound,
   ok,
+  orConflict,
   responses,
-  type FastifyPluginAsyncTypebox,
-  type Static,
+  stampsAt,
+  Type,
+  type ServiceRoutes,
 } from '@platform/core';
-import { selectByIdOrName, sql } from '@platform/db';
-import { listPolicies, type LedgerDb, type PolicyRow } from '../repository.js';
+import type { LedgerConfig } from '../config.js';
+import type { LedgerDatabase, PolicyRow } from '../database.js';
+import { deletePolicy, findPolicy, insertPolicy, listPolicies } from '../repositories/policies.js';
 import { applyPolicy, parseScope } from '../retention.js';
+import {
+  ApplyResultSchema,
+  PolicyInputSchema,
+  PolicyListQuery,
+  PolicySchema,
+  type Policy,
+} from '../schemas/policies.js';
 
-export const POLICY_ACTIONS = ['delete', 'anonymize'] as const;
-const SCOPE_PATTERN = '^(all|service:.+|action:.+)$';
-
-const PolicyInput = Type.Object({
-  name: Type.String({
-    minLength: 1,
-    maxLength: 100,
-    title: 'policy name',
-    description: 'Unique, case-insensitively',
-  }),
-  retentionDays: Type.Integer({
-    minimum: 1,
-    maximum: 36500,
-    title: 'retentionDays',
-    description: 'Events older than this many days are deleted or anonymized',
-  }),
-  scope: Type.Optional(
-    Type.String({
-      pattern: SCOPE_PATTERN,
-      maxLength: 300,
-      default: 'all',
-      description:
-        'Which events: all, service:<service>, or action:<action> (a trailing * matches a prefix, e.g. action:user.*)',
-    }),
-  ),
-  service: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 100,
-      description: 'Only events reported by this service',
-    }),
-  ),
-  action: Type.Optional(
-    Type.Enum([...POLICY_ACTIONS], {
-      default: 'delete',
-      description:
-        'delete removes the events; anonymize erases actor, metadata and details and keeps the rest',
-    }),
-  ),
-});
-
-const Policy = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  retentionDays: Type.Integer(),
-  scope: Type.String(),
-  service: Type.Union([Type.String(), Type.Null()]),
-  action: Type.Enum([...POLICY_ACTIONS]),
-  createdAt: IsoTimestamp,
-  updatedAt: IsoTimestamp,
-  lastAppliedAt: Type.Union([IsoTimestamp, Type.Null()]),
-  lastAffected: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'Events deleted or anonymized by the last run',
-  }),
-});
-
-const ApplyResult = Type.Object({
-  policy: Type.String(),
-  action: Type.Enum([...POLICY_ACTIONS]),
-  cutoff: Type.String({ description: 'Events before this instant were covered' }),
-  deleted: Type.Integer(),
-  anonymized: Type.Integer(),
-});
-
-const IdOrName = Type.Object({ idOrName: Type.String() });
-
-const toPolicy = (row: PolicyRow): Static<typeof Policy> => ({
+const toPolicy = (row: PolicyRow): Policy => ({
   id: row.id,
   name: row.name,
   retentionDays: row.retention_days,
   scope: row.scope,
   service: row.service,
   action: row.action,
-  createdAt: row.created_at.toISOString(),
-  updatedAt: row.updated_at.toISOString(),
+  ...stampsAt(row.created_at, row.updated_at),
   lastAppliedAt: row.last_applied_at?.toISOString() ?? null,
   lastAffected: row.last_affected,
 });
 
-const tags = ['ledger'];
-
-export const policyRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb }> = async (
-  app,
-  { ledger },
-) => {
-  const find = async (idOrName: string) => {
-    const row = await selectByIdOrName<PolicyRow>(ledger, 'policies', idOrName);
-    if (!row) throw notFound('Retention policy', idOrName);
-    return row;
-  };
-
+export const policyRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (app, { db }) => {
   app.post(
     '/policies',
     {
       schema: {
-        tags,
+        operationId: 'createPolicy',
         summary: 'Create a retention policy',
-        body: PolicyInput,
-        response: responses({ 201: Policy }),
+        description: 'Names are unique case-insensitively: a second one is 409 CONFLICT.',
+        body: PolicyInputSchema,
+        response: responses({ 201: PolicySchema }),
       },
     },
     async (request, reply) => {
@@ -121,20 +52,17 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb }> = asy
       const parsed = parseScope(scope);
       if (parsed?.kind === 'service' && service !== undefined && service !== parsed.value)
         throw badRequest(`service ${service} contradicts scope ${scope}`);
-      const row = await ledger
-        .insertInto('policies')
-        .values({
+      const row = await orConflict(
+        insertPolicy(db, {
           id: newId(),
           name,
-          retention_days: retentionDays,
+          retentionDays,
           scope,
           service: service ?? null,
           action,
-        })
-        .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) throw conflict(`A retention policy named ${name} exists already`);
+        }),
+        nameTaken('Retention policy', name),
+      );
       return reply.code(201).send(ok(toPolicy(row)));
     },
   );
@@ -143,19 +71,16 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb }> = asy
     '/policies',
     {
       schema: {
-        tags,
+        operationId: 'listPolicies',
         summary: 'List retention policies by name',
-        querystring: Type.Object({
-          service: Type.Optional(Type.String({ description: 'Only policies on this service' })),
-          action: Type.Optional(Type.Enum([...POLICY_ACTIONS])),
-          ...PageQuery,
-        }),
-        response: responses({ 200: Type.Array(Policy) }),
+        querystring: PolicyListQuery,
+        response: responses({ 200: Type.Array(PolicySchema) }),
       },
     },
     async (request) => {
       const { service, action, limit, offset } = request.query;
-      return ok((await listPolicies(ledger, { service, action }, { limit, offset })).map(toPolicy));
+      const rows = await listPolicies(db, { service, action }, { limit, offset });
+      return ok(rows.map(toPolicy));
     },
   );
 
@@ -163,30 +88,32 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb }> = asy
     '/policies/:idOrName',
     {
       schema: {
-        tags,
+        operationId: 'getPolicy',
         summary: 'Get a retention policy',
-        params: IdOrName,
-        response: responses({ 200: Policy }),
+        params: IdOrNameParams,
+        response: responses({ 200: PolicySchema }),
       },
     },
-    async (request) => ok(toPolicy(await find(request.params.idOrName))),
+    async (request) => ok(toPolicy(await findPolicy(db, request.params.idOrName))),
   );
 
   app.delete(
     '/policies/:idOrName',
     {
       schema: {
-        tags,
+        operationId: 'deletePolicy',
         summary: 'Delete a retention policy',
         description: 'Answers with the deleted policy. Events it already removed stay removed.',
-        params: IdOrName,
-        response: responses({ 200: Policy }),
+        params: IdOrNameParams,
+        response: responses({ 200: PolicySchema }),
       },
     },
     async (request) => {
-      const row = await find(request.params.idOrName);
-      await ledger.deleteFrom('policies').where('id', '=', row.id).execute();
-      return ok(toPolicy(row));
+      const { idOrName } = request.params;
+      const deleted = await deletePolicy(db, (await findPolicy(db, idOrName)).id);
+      // Deleted by another request meanwhile.
+      if (!deleted) throw notFound('Retention policy', idOrName);
+      return ok(toPolicy(deleted));
     },
   );
 
@@ -194,13 +121,13 @@ export const policyRoutes: FastifyPluginAsyncTypebox<{ ledger: LedgerDb }> = asy
     '/policies/:idOrName/apply',
     {
       schema: {
-        tags,
+        operationId: 'applyPolicy',
         summary: 'Apply a retention policy now',
         description: 'Deletes or anonymizes the events it covers and says how many.',
-        params: IdOrName,
-        response: responses({ 200: ApplyResult }),
+        params: IdOrNameParams,
+        response: responses({ 200: ApplyResultSchema }),
       },
     },
-    async (request) => ok(await applyPolicy(ledger, await find(request.params.idOrName))),
+    async (request) => ok(await applyPolicy(db, await findPolicy(db, request.params.idOrName))),
   );
 };

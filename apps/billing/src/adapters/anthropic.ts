@@ -1,0 +1,50 @@
+import { cents, type Adapter } from './adapter.js';
+import { allPages } from './pages.js';
+
+/** A daily bucket of Anthropic's cost report. */
+interface AnthropicBucket {
+  starting_at: string;
+  results: Array<{
+    amount: string;
+    currency: string;
+    description?: string | null;
+    workspace_id?: string | null;
+    model?: string | null;
+  }>;
+}
+
+/** Anthropic's cost report: daily buckets, amounts as decimal strings in cents. */
+export function anthropicAdapter(baseUrl: string): Adapter {
+  return {
+    name: 'anthropic',
+    description:
+      'Anthropic cost report (GET /v1/organizations/cost_report), grouped by description',
+    needsToken: true,
+    baseUrl,
+    async fetch({ token, from, to, projectId }) {
+      const url = new URL('/v1/organizations/cost_report', baseUrl);
+      url.searchParams.set('starting_at', from.toISOString());
+      url.searchParams.set('ending_at', to.toISOString());
+      url.searchParams.set('bucket_width', '1d');
+      url.searchParams.set('limit', '31');
+      url.searchParams.append('group_by[]', 'description');
+      url.searchParams.append('group_by[]', 'workspace_id');
+      if (projectId) url.searchParams.append('workspace_ids[]', projectId);
+      const buckets = await allPages<AnthropicBucket>(
+        url,
+        { 'x-api-key': token ?? '', 'anthropic-version': '2023-06-01' },
+        'anthropic',
+      );
+      return buckets.flatMap((bucket) =>
+        bucket.results.map((result) => ({
+          providerRef: `${bucket.starting_at}:${result.workspace_id ?? '-'}:${result.description ?? '-'}`,
+          name: result.description ?? 'Anthropic usage',
+          amount: cents(result.amount, 0),
+          currency: result.currency.toUpperCase(),
+          date: new Date(bucket.starting_at),
+          description: result.workspace_id ? `Workspace ${result.workspace_id}` : null,
+        })),
+      );
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { Generated, Insertable, Kysely, Selectable, Updateable } from '@platform/db';
+
+/** The tables of the `billing` schema, as the migrations make them. */
+export interface BillingDatabase {
+  items: ItemsTable;
+  categories: CategoriesTable;
+  sync_jobs: SyncJobsTable;
+}
+
+export interface ItemsTable {
+  id: string;
+  name: string;
+  /** bigint cents; pg answers bigint as text, hence `Number()` when read. */
+  amount: number;
+  currency: string;
+  provider: string | null;
+  provider_ref: string | null;
+  tags: Generated<string[]>;
+  description: string | null;
+  recurring: Generated<boolean>;
+  period: string | null;
+  date: Date;
+  category: string | null;
+  service: string | null;
+  stage_app: string | null;
+  author: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface CategoriesTable {
+  id: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export const SYNC_JOB_STATUSES = ['running', 'completed', 'failed'] as const;
+export type SyncJobStatus = (typeof SYNC_JOB_STATUSES)[number];
+
+export interface SyncJobsTable {
+  id: string;
+  provider: string;
+  status: SyncJobStatus;
+  items_created: Generated<number>;
+  items_updated: Generated<number>;
+  error: string | null;
+  from: string | null;
+  to: string | null;
+  project_id: string | null;
+  started_at: Generated<Date>;
+  completed_at: Date | null;
+}
+
+export type BillingDb = Kysely<BillingDatabase>;
+export type ItemRow = Selectable<ItemsTable>;
+export type NewItem = Omit<Insertable<ItemsTable>, 'created_at' | 'updated_at'>;
+export type ItemChanges = Omit<Updateable<ItemsTable>, 'id' | 'created_at' | 'updated_at'>;
+export type CategoryRow = Selectable<CategoriesTable>;
+export type SyncJobRow = Selectable<SyncJobsTable>;

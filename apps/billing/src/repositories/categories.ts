@@ -1,0 +1,57 @@
+import { sql, type Updateable } from '@platform/db';
+import type { BillingDb, CategoriesTable, CategoryRow } from '../database.js';
+
+export type CategoryChanges = Pick<Updateable<CategoriesTable>, 'name' | 'description' | 'color'>;
+
+/** A page of categories by name, case-insensitively. */
+export function listCategories(
+  db: BillingDb,
+  page: { limit: number; offset: number },
+): Promise<CategoryRow[]> {
+  return db
+    .selectFrom('categories')
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** Inserts a category; a unique violation when its name is taken in any case. */
+export function insertCategory(
+  db: BillingDb,
+  category: { id: string; name: string; description: string | null; color: string | null },
+): Promise<CategoryRow> {
+  return db.insertInto('categories').values(category).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Changes the fields given, in one transaction with the items: a rename carries the items of
+ * the category (which name it) along.
+ */
+export function updateCategory(
+  db: BillingDb,
+  current: CategoryRow,
+  changes: CategoryChanges,
+): Promise<CategoryRow> {
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('categories')
+      .set({ ...changes, updated_at: sql`now()` })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (changes.name !== undefined && changes.name !== current.name)
+      await trx
+        .updateTable('items')
+        .set({ category: changes.name })
+        .where('category', '=', current.name)
+        .execute();
+    return updated;
+  });
+}
+
+/** Deletes a category; its items keep the name. */
+export async function deleteCategory(db: BillingDb, id: string): Promise<void> {
+  await db.deleteFrom('categories').where('id', '=', id).execute();
+}

@@ -1,0 +1,178 @@
+import { jsonb, sql } from '@platform/db';
+import type { BillingDb, ItemChanges, ItemRow, NewItem } from '../database.js';
+
+/** The filters of item lists and reports (spec 4.6). */
+export interface ItemFilter {
+  category?: string;
+  provider?: string;
+  service?: string;
+  stageApp?: string;
+  author?: string;
+  recurring?: boolean;
+  /** Items that have every one of these tags. */
+  tags?: string[];
+  currency?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** Items matching a filter: the one place the filters become SQL, for lists and reports alike. */
+export function filteredItems(db: BillingDb, filter: ItemFilter) {
+  let query = db.selectFrom('items');
+  const exact = {
+    category: filter.category,
+    provider: filter.provider,
+    service: filter.service,
+    stage_app: filter.stageApp,
+    author: filter.author,
+    currency: filter.currency,
+  } as const;
+  for (const [column, value] of Object.entries(exact))
+    if (value !== undefined) query = query.where(column as 'category', '=', value);
+  if (filter.recurring !== undefined) query = query.where('recurring', '=', filter.recurring);
+  if (filter.tags?.length) query = query.where(sql<boolean>`tags @> ${jsonb(filter.tags)}::jsonb`);
+  if (filter.from) query = query.where('date', '>=', filter.from);
+  if (filter.to) query = query.where('date', '<=', filter.to);
+  return query;
+}
+
+/** A page of items, newest first. */
+export function listItems(
+  db: BillingDb,
+  filter: ItemFilter,
+  page: { limit: number; offset: number },
+): Promise<ItemRow[]> {
+  return filteredItems(db, filter)
+    .selectAll()
+    .orderBy('date', 'desc')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export function findItem(db: BillingDb, id: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findItemByProviderRef(
+  db: BillingDb,
+  provider: string,
+  providerRef: string,
+): Promise<ItemRow | undefined> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('provider_ref', '=', providerRef)
+    .executeTakeFirst();
+}
+
+/** Inserts an item; a unique violation when (provider, provider_ref) is taken. */
+export function insertItem(db: BillingDb, item: NewItem): Promise<ItemRow> {
+  return db
+    .insertInto('items')
+    .values({ ...item, tags: item.tags === undefined ? undefined : jsonb(item.tags) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Changes the columns given (undefined ones are left alone); undefined when the item is gone. */
+export function updateItem(
+  db: BillingDb,
+  id: string,
+  changes: ItemChanges,
+): Promise<ItemRow | undefined> {
+  return db
+    .updateTable('items')
+    .set({
+      ...changes,
+      tags: changes.tags === undefined ? undefined : jsonb(changes.tags),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function deleteItem(db: BillingDb, id: string): Promise<ItemRow | undefined> {
+  return db.deleteFrom('items').where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/**
+ * Items whose text contains `term` (lower case), case-insensitively: name matches first (exact,
+ * prefix, contains), then the rest; newest first within a rank.
+ */
+export function searchItems(db: BillingDb, term: string, limit: number): Promise<ItemRow[]> {
+  const text = sql`lower(concat_ws(' ', name, description, provider, provider_ref, category, service, tags::text))`;
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where(sql<boolean>`strpos(${text}, ${term}) > 0`)
+    .orderBy(
+      sql`case when lower(name) = ${term} then 0 when starts_with(lower(name), ${term}) then 1
+               when strpos(lower(name), ${term}) > 0 then 2 else 3 end`,
+    )
+    .orderBy('date', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** One charge from a provider, upserted by (provider, providerRef). */
+export interface ProviderItem {
+  id: string;
+  providerRef: string;
+  name: string;
+  amount: number;
+  currency: string;
+  date: Date;
+  description: string | null;
+}
+
+/**
+ * Upserts a provider's items by (provider, provider_ref) in one transaction: new ones are tagged
+ * `synced`, known ones get the provider's name, amount, currency, description and date.
+ */
+export function upsertProviderItems(db: BillingDb, provider: string, items: ProviderItem[]) {
+  return db.transaction().execute(async (trx) => {
+    let created = 0;
+    let updated = 0;
+    // One statement per item: a provider may report one reference twice, which a single
+    // multi-row upsert refuses ("cannot affect row a second time").
+    for (const item of items) {
+      const row = await trx
+        .insertInto('items')
+        .values({
+          id: item.id,
+          name: item.name,
+          amount: item.amount,
+          currency: item.currency,
+          provider,
+          provider_ref: item.providerRef,
+          description: item.description,
+          date: item.date,
+          tags: jsonb(['synced']),
+          recurring: false,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(['provider', 'provider_ref'])
+            .where('provider_ref', 'is not', null)
+            .doUpdateSet((eb) => ({
+              name: eb.ref('excluded.name'),
+              amount: eb.ref('excluded.amount'),
+              currency: eb.ref('excluded.currency'),
+              description: eb.ref('excluded.description'),
+              date: eb.ref('excluded.date'),
+              updated_at: sql`now()`,
+            })),
+        )
+        .returning(sql<boolean>`xmax = 0`.as('inserted'))
+        .executeTakeFirstOrThrow();
+      if (row.inserted) created += 1;
+      else updated += 1;
+    }
+    return { created, updated };
+  });
+}

@@ -1,0 +1,50 @@
+import { IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
+import { SYNC_JOB_STATUSES } from '../database.js';
+
+const Day = (description: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+
+export const SyncRequestSchema = Type.Object({
+  provider: Type.String({ title: 'provider', description: 'An adapter (GET /sync/adapters)' }),
+  token: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: "The provider's access token",
+    }),
+  ),
+  from: Day('First day (YYYY-MM-DD)'),
+  to: Day('Last day (YYYY-MM-DD), inclusive'),
+  projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  csv: Type.Optional(
+    Type.String({ maxLength: 10_000_000, description: 'The FOCUS CSV (provider focus)' }),
+  ),
+});
+
+export const SyncJobSchema = Type.Object({
+  id: Type.String(),
+  provider: Type.String(),
+  status: Type.Enum([...SYNC_JOB_STATUSES]),
+  itemsCreated: Type.Integer(),
+  itemsUpdated: Type.Integer(),
+  error: Nullable(Type.String()),
+  from: Nullable(Type.String()),
+  to: Nullable(Type.String()),
+  projectId: Nullable(Type.String()),
+  startedAt: IsoTimestamp,
+  completedAt: Nullable(IsoTimestamp),
+});
+export type SyncJob = Static<typeof SyncJobSchema>;
+
+export const SyncJobListQuery = PagedQuery({
+  provider: Type.Optional(Type.String({ description: 'Only the jobs of this adapter' })),
+});
+
+export const SyncJobParams = Type.Object({ id: Type.String({ description: 'Sync job id' }) });
+
+export const AdapterSchema = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  needsToken: Type.Boolean(),
+  baseUrl: Nullable(Type.String()),
+});

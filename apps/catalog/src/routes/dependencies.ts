@@ -1,0 +1,90 @@
+import {
+  badRequest,
+  IdOrNameParams,
+  notFound,
+  ok,
+  responses,
+  type ServiceRoutes,
+} from '@platform/core';
+import type { CatalogDatabase } from '../database.js';
+import { addDependency, dependencyIds, removeDependency } from '../repositories/dependencies.js';
+import { dependencyGraph } from '../repositories/graph.js';
+import { findService } from '../repositories/services.js';
+import {
+  DependenciesSchema,
+  DependencyInputSchema,
+  DependencyParams,
+  GraphQuery,
+  GraphSchema,
+} from '../schemas/dependencies.js';
+
+export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+  app.post(
+    '/services/:idOrName/dependencies',
+    {
+      schema: {
+        operationId: 'addDependency',
+        summary: 'Add a dependency',
+        description:
+          'The service depends on dependsOn from now on. Adding one twice changes nothing. Answers with the updated dependencies.',
+        params: IdOrNameParams,
+        body: DependencyInputSchema,
+        response: responses({ 200: DependenciesSchema }),
+      },
+    },
+    async (request) => {
+      const service = await findService(db, request.params.idOrName);
+      const target = await findService(db, request.body.dependsOn);
+      if (service.id === target.id) throw badRequest('A service cannot depend on itself');
+      await addDependency(db, service.id, target.id);
+      return ok(await dependencyIds(db, service.id));
+    },
+  );
+
+  app.delete(
+    '/services/:idOrName/dependencies/:dependsOn',
+    {
+      schema: {
+        operationId: 'removeDependency',
+        summary: 'Remove a dependency',
+        description:
+          'Answers with the updated dependencies; 404 when there was no such dependency.',
+        params: DependencyParams,
+        response: responses({ 200: DependenciesSchema }),
+      },
+    },
+    async (request) => {
+      const service = await findService(db, request.params.idOrName);
+      const target = await findService(db, request.params.dependsOn);
+      if (!(await removeDependency(db, service.id, target.id)))
+        throw notFound('Dependency', `${service.name} does not depend on ${target.name}`);
+      return ok(await dependencyIds(db, service.id));
+    },
+  );
+
+  app.get(
+    '/deps/:idOrName',
+    {
+      schema: {
+        operationId: 'getDependencyGraph',
+        summary: 'The transitive dependency graph of a service',
+        description:
+          'down: what it depends on, directly or not; up: what depends on it. Cycles are fine. Each service appears once, at its shortest depth.',
+        params: IdOrNameParams,
+        querystring: GraphQuery,
+        response: responses({ 200: GraphSchema }),
+      },
+    },
+    async (request) => {
+      const root = await findService(db, request.params.idOrName);
+      const { direction, depth } = request.query;
+      const graph = await dependencyGraph(db, root.id, direction, depth ?? null);
+      return ok({
+        root: { id: root.id, name: root.name },
+        direction,
+        depth: depth ?? null,
+        ...graph,
+      });
+    },
+  );
+};

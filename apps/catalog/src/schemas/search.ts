@@ -1,0 +1,36 @@
+import { Nullable, Type, type Static } from '@platform/core';
+
+/** How a service matched, best first; the README documents the order. */
+export const MATCHES = [
+  'name',
+  'name-prefix',
+  'name-contains',
+  'tag',
+  'tag-contains',
+  'description',
+] as const;
+
+export const SearchQuery = Type.Object({
+  q: Type.String({
+    maxLength: 200,
+    title: 'the search term',
+    description: 'The search term',
+  }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 20,
+    description: 'Hits (1-1000)',
+  }),
+});
+
+export const SearchHitSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  match: Type.Enum(MATCHES, {
+    description: 'What matched, best first: ' + MATCHES.join(', '),
+  }),
+});
+export type SearchHit = Static<typeof SearchHitSchema>;

@@ -1,0 +1,135 @@
+import {
+  countQueries,
+  jsonApi,
+  serviceUnderTest,
+  testDatabase,
+  type CountedDatabase,
+  type JsonApi,
+  type ServiceUnderTest,
+} from '@platform/testing';
+import type { CatalogDatabase } from '../src/database';
+import { catalog } from '../src/index';
+
+let counted: CountedDatabase;
+let svc: ServiceUnderTest;
+let api: JsonApi;
+beforeEach(async () => {
+  counted = countQueries(await testDatabase());
+  svc = await serviceUnderTest(catalog, { db: counted.db });
+  api = jsonApi(svc.app, catalog.prefix);
+});
+afterEach(() => svc.close());
+
+const N = 300;
+const serviceId = (i: number) => `svc${String(i).padStart(5, '0')}`;
+
+/**
+ * N services (svc-000 ... by name) in system Big and owned by ann, each depending on the two
+ * before it, written in one statement per table: the API would take a request per service.
+ */
+async function seedServices() {
+  const system = (await api.post('/systems', { name: 'Big' })).body.data;
+  const owner = (await api.post('/owners', { name: 'ann' })).body.data;
+  const db = counted.db.schema<CatalogDatabase>(catalog.name);
+  await db
+    .insertInto('services')
+    .values(
+      Array.from({ length: N }, (_, i) => ({
+        id: serviceId(i),
+        name: `svc-${String(i).padStart(3, '0')}`,
+        description: null,
+        tags: JSON.stringify(['t']) as unknown as string[],
+        system_id: system.id,
+        owner_id: owner.id,
+      })),
+    )
+    .execute();
+  await db
+    .insertInto('dependencies')
+    .values(
+      Array.from({ length: N }, (_, i) => [i - 1, i - 2])
+        .flatMap((targets, i) => targets.map((t) => ({ service: i, target: t })))
+        .filter(({ target }) => target >= 0)
+        .map(({ service, target }) => ({
+          service_id: serviceId(service),
+          depends_on_id: serviceId(target),
+        })),
+    )
+    .execute();
+}
+
+/** The answer to GET `url` and the number of queries it cost. */
+async function queriesOf(url: string) {
+  counted.reset();
+  const res = await api.get(url);
+  expect(res.status).toBe(200);
+  return { data: res.body.data, queries: counted.count() };
+}
+
+describe('query counts', () => {
+  it('lists 300 services, with dependencies, system and owner, in as many queries as 1', async () => {
+    await seedServices();
+    const many = await queriesOf('/services?limit=1000');
+    const one = await queriesOf('/services?limit=1');
+    expect(many.data).toHaveLength(N);
+    expect(one.data).toHaveLength(1);
+    expect(many.data[N - 1]).toMatchObject({
+      id: serviceId(N - 1),
+      system: 'Big',
+      owner: 'ann',
+      tags: ['t'],
+      dependencies: [serviceId(N - 2), serviceId(N - 3)],
+    });
+    expect(many.data[0].dependencies).toEqual([]);
+    expect(many.queries).toBe(one.queries);
+    expect(many.queries).toBeLessThanOrEqual(2);
+
+    const filtered = await queriesOf('/services?system=big&owner=ANN&tag=t&limit=1000');
+    expect(filtered.data).toHaveLength(N);
+    expect(filtered.queries).toBe(one.queries);
+  });
+
+  it('gets a system or an owner with 300 services in as many queries as one with 1', async () => {
+    await seedServices();
+    await api.post('/systems', { name: 'Small' });
+    await api.post('/owners', { name: 'bob' });
+    await api.post('/services', { name: 'lonely', system: 'Small', owner: 'bob' });
+    for (const [path, big, small] of [
+      ['systems', 'Big', 'Small'],
+      ['owners', 'ann', 'bob'],
+    ]) {
+      const many = await queriesOf(`/${path}/${big}`);
+      const one = await queriesOf(`/${path}/${small}`);
+      expect(many.data.services).toHaveLength(N);
+      expect(one.data.services).toEqual([{ id: expect.any(String), name: 'lonely' }]);
+      expect(many.queries).toBe(one.queries);
+    }
+  });
+
+  it('lists 300 systems or owners in as many queries as 1', async () => {
+    const db = counted.db.schema<CatalogDatabase>(catalog.name);
+    const rows = Array.from({ length: N }, (_, i) => ({ id: serviceId(i), name: `r-${i}` }));
+    await db.insertInto('systems').values(rows).execute();
+    await db.insertInto('owners').values(rows).execute();
+    for (const path of ['systems', 'owners']) {
+      const many = await queriesOf(`/${path}?limit=1000`);
+      const one = await queriesOf(`/${path}?limit=1`);
+      expect(many.data).toHaveLength(N);
+      expect(many.queries).toBe(one.queries);
+    }
+  });
+});
+
+describe('paging', () => {
+  it.each(['/systems', '/owners', '/services'])(
+    'answers 400, not 500, for an offset too large for the database on %s',
+    async (path) => {
+      const res = await api.get(`${path}?offset=99999999999999999999`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'offset must be at most 2147483647',
+      });
+    },
+  );
+});

@@ -1,0 +1,231 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { listen } from '@platform/testing';
+import { SERVICES } from '../src/index';
+import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+
+// Every operation of the OpenAPI document, sent malformed path parameters, queries and bodies:
+// whatever the input, the answer is an envelope and never a 5xx.
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  required?: boolean;
+  schema?: { type?: string };
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+}
+interface Schema {
+  type?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+}
+type Document = { paths: Record<string, Record<string, Operation>> };
+
+const document = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', '..', 'libs', 'client', 'openapi.json'), 'utf8'),
+) as Document;
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+);
+
+const HUGE = 'x'.repeat(100_000);
+/** Values no field expects: wrong types, huge and odd strings, SQL and template metacharacters. */
+const BAD_TEXT = [
+  '',
+  ' ',
+  'a'.repeat(10_000),
+  "' or 1=1; drop table x; --",
+  '{{ config.secret }}',
+  '${process.env}',
+  '../../etc/passwd',
+  '\u0000',
+  '💥\u202e',
+  '-1',
+  '99999999999999999999',
+  '1e400',
+  'NaN',
+  'true',
+  '[]',
+  '%',
+];
+const BAD_VALUES: unknown[] = [
+  null,
+  -1,
+  1.5,
+  99999999999999999999,
+  true,
+  [],
+  [null],
+  {},
+  { $ne: 1 },
+  HUGE,
+  '\u0000',
+  "'; --",
+  '{{ auth.email }}',
+];
+
+let gw: GatewayUnderTest;
+let base: string;
+beforeAll(async () => {
+  const features = Object.fromEntries(
+    SERVICES.map((s) => [`FEATURE_${s.name.toUpperCase()}`, 'true']),
+  );
+  gw = await gatewayUnderTest(features);
+  base = await listen(gw.app);
+});
+afterAll(() => gw.close());
+
+function fill(path: string, value: (name: string) => string) {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(value(name)));
+}
+
+const sampleId = (name: string) => `sweep-${name}`;
+
+async function send(method: string, url: string, body?: string, contentType?: string) {
+  const res = await gw.app.inject({
+    method: method as 'GET',
+    url,
+    ...(body === undefined
+      ? {}
+      : { payload: body, headers: { 'content-type': contentType ?? 'application/json' } }),
+  });
+  return { status: res.statusCode, body: res.body, url, method };
+}
+
+function expectEnvelope(res: Awaited<ReturnType<typeof send>>) {
+  const where = `${res.method} ${res.url.slice(0, 200)} -> ${res.status} ${res.body.slice(0, 300)}`;
+  expect({ where, status: res.status < 500 }).toEqual({ where, status: true });
+  let json: { success?: unknown; error?: { code?: unknown; message?: unknown } };
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    throw new Error(`Not JSON: ${where}`);
+  }
+  if (json.success === true) return;
+  expect({ where, envelope: json }).toEqual({
+    where,
+    envelope: {
+      success: false,
+      error: { code: expect.any(String), message: expect.any(String) },
+    },
+  });
+}
+
+/** Bodies that are wrong as a whole or in one field at a time. */
+function badBodies(schema: Schema | undefined): Array<[string, string?]> {
+  const bodies: Array<[string, string?]> = [
+    ['{'],
+    ['{"a":'],
+    ['null'],
+    ['[]'],
+    ['"text"'],
+    ['42'],
+    ['{}'],
+    [JSON.stringify({ unexpected: 'field', __proto__: { polluted: true } })],
+    ['name=x', 'application/x-www-form-urlencoded'],
+    ['plain text', 'text/plain'],
+    ['<a/>', 'application/xml'],
+  ];
+  for (const field of Object.keys(schema?.properties ?? {}))
+    for (const value of BAD_VALUES) bodies.push([JSON.stringify({ [field]: value })]);
+  return bodies;
+}
+
+describe('every operation of the OpenAPI document', () => {
+  it('is documented with at least one operation per enabled service', () => {
+    expect(operations.length).toBeGreaterThan(50);
+    for (const service of SERVICES)
+      expect(operations.some((o) => o.path.startsWith(service.prefix))).toBe(true);
+  });
+
+  it.each(operations.map((o) => [`${o.method} ${o.path}`, o] as const))(
+    '%s answers envelopes, never a 5xx, to malformed input',
+    async (_name, { path, method, op }) => {
+      const params = op.parameters ?? [];
+      const url = fill(path, sampleId);
+      const answers: Array<Awaited<ReturnType<typeof send>>> = [];
+
+      // Path parameters: each one replaced by each bad text.
+      for (const p of params.filter((x) => x.in === 'path'))
+        for (const text of BAD_TEXT.filter((t) => t !== ''))
+          answers.push(
+            await send(
+              method,
+              fill(path, (name) => (name === p.name ? text : sampleId(name))),
+            ),
+          );
+      // Query parameters: each one given each bad text, then repeated, then unknown ones.
+      for (const p of params.filter((x) => x.in === 'query')) {
+        for (const text of BAD_TEXT)
+          answers.push(await send(method, `${url}?${p.name}=${encodeURIComponent(text)}`));
+        answers.push(await send(method, `${url}?${p.name}=1&${p.name}=2`));
+      }
+      answers.push(await send(method, `${url}?unknown=1&limit=-5&offset=99999999999999999999`));
+      answers.push(await send(method, `${url}?%zz=%zz&limit=%ED%A0%80`));
+      if (params.some((p) => p.in === 'path'))
+        answers.push(await send(method, `${url}%ED%A0%80%zz`));
+      // Bodies.
+      if (op.requestBody || ['POST', 'PUT', 'PATCH'].includes(method)) {
+        const schema = op.requestBody?.content['application/json']?.schema;
+        for (const [body, type] of badBodies(schema))
+          answers.push(await send(method, url, body, type));
+        answers.push(await send(method, url, JSON.stringify({ big: HUGE.repeat(12) })));
+      }
+
+      for (const res of answers) expectEnvelope(res);
+    },
+  );
+
+  it('still answers health afterwards', async () => {
+    const res = await gw.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.status).toBe('ok');
+  });
+});
+
+describe('limits of the HTTP layer, over a real socket', () => {
+  it('answers an over-long path parameter with a 414 envelope', async () => {
+    const res = await request(`${base}/api/v1/catalog/services/${'a'.repeat(10_000)}`);
+    expect(res.statusCode).toBe(414);
+    expect(await res.body.json()).toEqual({
+      success: false,
+      error: { code: 'URI_TOO_LONG', message: 'A path parameter is longer than 1000 characters' },
+    });
+  });
+
+  it('answers oversized headers with a 431 envelope', async () => {
+    const res = await request(`${base}/api/v1/pulse/events`, {
+      headers: { 'x-big': 'a'.repeat(64 * 1024) },
+    });
+    expect(res.statusCode).toBe(431);
+    expect(await res.body.json()).toEqual({
+      success: false,
+      error: { code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large' },
+    });
+  });
+
+  it('answers a badly percent-encoded URL with a 400 envelope', async () => {
+    const res = await request(`${base}/api/v1/catalog/services/%E0%A4%A`);
+    expect(res.statusCode).toBe(400);
+    expect((await res.body.json()) as unknown).toMatchObject({
+      success: false,
+      error: { code: 'BAD_REQUEST' },
+    });
+  });
+
+  it('answers a huge offset with a 400 naming the bound', async () => {
+    for (const path of ['catalog/systems', 'catalog/owners', 'pulse/events']) {
+      const res = await request(`${base}/api/v1/${path}?offset=99999999999999999999`);
+      expect(res.statusCode).toBe(400);
+      expect(await res.body.json()).toEqual({
+        success: false,
+        error: { code: 'BAD_REQUEST', message: 'offset must be at most 2147483647' },
+      });
+    }
+  });
+});

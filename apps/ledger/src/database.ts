@@ -1,0 +1,76 @@
+import type { Generated, Kysely, Selectable } from '@platform/db';
+
+/** The tables of the `ledger` schema, as the migrations make them. */
+export interface LedgerDatabase {
+  events: EventsTable;
+  chain_head: ChainHeadTable;
+  checkpoints: CheckpointsTable;
+  policies: PoliciesTable;
+  classifications: ClassificationsTable;
+}
+
+export interface EventsTable {
+  /** Position in the chain: 1 for the first event ever. */
+  seq: number;
+  id: string;
+  action: string;
+  actor: string | null;
+  resource: string | null;
+  service: string | null;
+  metadata: Record<string, unknown>;
+  details: Record<string, unknown>;
+  timestamp: Date;
+  prev_hash: string;
+  personal_hash: string;
+  hash: string;
+  anonymized_at: Date | null;
+}
+
+/** One row (id 1): the last link of the chain. */
+export interface ChainHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+}
+
+/** Where retention removed events: the event numbered next_seq follows prev_hash and comes after after_hash. */
+export interface CheckpointsTable {
+  next_seq: number;
+  after_hash: string;
+  prev_hash: string;
+  policy: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface PoliciesTable {
+  id: string;
+  name: string;
+  retention_days: number;
+  scope: string;
+  service: string | null;
+  action: 'delete' | 'anonymize';
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  last_applied_at: Date | null;
+  last_affected: number | null;
+}
+
+export interface ClassificationsTable {
+  id: string;
+  service_id: string;
+  field: string;
+  level: string;
+  justification: string;
+  ppi_category: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** The ledger's schema, or a transaction on it. */
+export type LedgerDb = Kysely<LedgerDatabase>;
+export type EventRow = Selectable<EventsTable>;
+export type ChainHead = Pick<Selectable<ChainHeadTable>, 'seq' | 'hash'>;
+export type CheckpointRow = Selectable<CheckpointsTable>;
+export type PolicyRow = Selectable<PoliciesTable>;
+export type ClassificationRow = Selectable<ClassificationsTable>;

@@ -1,0 +1,71 @@
+import { Instant, IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
+
+const Text = (title: string, description: string, maxLength = 200) =>
+  Type.String({ minLength: 1, maxLength, title, description });
+const Json = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+
+export const EventInputSchema = Type.Object({
+  action: Text('action field', 'What was done, e.g. user.login or policy.deleted'),
+  actor: Type.Optional(Text('actor', 'Who did it (erased by an anonymizing policy)')),
+  resource: Type.Optional(Text('resource', 'What it was done to', 500)),
+  service: Type.Optional(Text('service', 'Which service reports it', 100)),
+  metadata: Type.Optional(Json('Free-form context (erased by an anonymizing policy)')),
+  details: Type.Optional(Json('Free-form details (erased by an anonymizing policy)')),
+  timestamp: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        'When it happened, if not now (at most 5 minutes ahead of the server). Retention counts from it; the chain order is the order of arrival.',
+    }),
+  ),
+});
+export type EventInput = Static<typeof EventInputSchema>;
+
+export const AuditEventSchema = Type.Object({
+  id: Type.String(),
+  action: Type.String(),
+  actor: Nullable(Type.String()),
+  resource: Nullable(Type.String()),
+  service: Nullable(Type.String()),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  timestamp: IsoTimestamp,
+  seq: Type.Integer({ description: 'Position in the chain (1 for the first event ever)' }),
+  hash: Type.String({ description: 'SHA-256 of the event and the hash before it (hex)' }),
+  prevHash: Type.String({ description: 'Hash of the event before it in the chain' }),
+  anonymized: Type.Boolean({
+    description: 'Whether a retention policy erased its personal fields',
+  }),
+});
+export type AuditEvent = Static<typeof AuditEventSchema>;
+
+export const VerifyResultSchema = Type.Object({
+  valid: Type.Boolean(),
+  checked: Type.Integer({ description: 'Events checked' }),
+  firstInvalidId: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The first event that does not verify; null when valid or when the end of the chain is missing',
+  }),
+  reason: Nullable(Type.String()),
+  checkpoints: Type.Integer({
+    description: 'Retention gaps crossed, each vouched for by a checkpoint',
+  }),
+  head: Type.Object(
+    { seq: Type.Integer(), hash: Type.String() },
+    {
+      description:
+        'The last link of the chain: keep it elsewhere to detect a rewrite of the whole chain',
+    },
+  ),
+});
+
+export const EventListQuery = PagedQuery({
+  action: Type.Optional(Type.String({ description: 'Only events with this action' })),
+  actor: Type.Optional(Type.String({ description: 'Only events of this actor' })),
+  resource: Type.Optional(Type.String({ description: 'Only events on this resource' })),
+  service: Type.Optional(Type.String({ description: 'Only events reported by this service' })),
+  from: Type.Optional(Instant('Events at or after')),
+  to: Type.Optional(Instant('Events at or before')),
+});
+
+export const EventParams = Type.Object({ id: Type.String({ description: 'Event id' }) });

@@ -1,0 +1,73 @@
+import {
+  IsoTimestamp,
+  Name,
+  Nullable,
+  PagedQuery,
+  StampsAt,
+  Type,
+  type Static,
+} from '@platform/core';
+
+export const POLICY_ACTIONS = ['delete', 'anonymize'] as const;
+const SCOPE_PATTERN = '^(all|service:.+|action:.+)$';
+
+export const PolicyInputSchema = Type.Object({
+  name: Name('policy name'),
+  retentionDays: Type.Integer({
+    minimum: 1,
+    maximum: 36500,
+    title: 'retentionDays',
+    description: 'Events older than this many days are deleted or anonymized',
+  }),
+  scope: Type.Optional(
+    Type.String({
+      pattern: SCOPE_PATTERN,
+      maxLength: 300,
+      default: 'all',
+      description:
+        'Which events: all, service:<service>, or action:<action> (a trailing * matches a prefix, e.g. action:user.*)',
+    }),
+  ),
+  service: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Only events reported by this service',
+    }),
+  ),
+  action: Type.Optional(
+    Type.Enum([...POLICY_ACTIONS], {
+      default: 'delete',
+      description:
+        'delete removes the events; anonymize erases actor, metadata and details and keeps the rest',
+    }),
+  ),
+});
+
+export const PolicySchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  retentionDays: Type.Integer(),
+  scope: Type.String(),
+  service: Nullable(Type.String()),
+  action: Type.Enum([...POLICY_ACTIONS]),
+  ...StampsAt,
+  lastAppliedAt: Nullable(IsoTimestamp),
+  lastAffected: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Events deleted or anonymized by the last run',
+  }),
+});
+export type Policy = Static<typeof PolicySchema>;
+
+export const ApplyResultSchema = Type.Object({
+  policy: Type.String(),
+  action: Type.Enum([...POLICY_ACTIONS]),
+  cutoff: Type.String({ description: 'Events before this instant were covered' }),
+  deleted: Type.Integer(),
+  anonymized: Type.Integer(),
+});
+
+export const PolicyListQuery = PagedQuery({
+  service: Type.Optional(Type.String({ description: 'Only policies on this service' })),
+  action: Type.Optional(Type.Enum([...POLICY_ACTIONS])),
+});

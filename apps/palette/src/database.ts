@@ -1,0 +1,94 @@
+import type { Generated, Kysely, Selectable } from '@platform/db';
+
+/** The tables of the `palette` schema, as the migrations make them. */
+export interface PaletteDatabase {
+  tokens: TokensTable;
+  components: ComponentsTable;
+  patterns: PatternsTable;
+  standards: StandardsTable;
+  rules: RulesTable;
+  component_tokens: LinkTable & { component_id: string; token_id: string };
+  pattern_components: LinkTable & { pattern_id: string; component_id: string };
+  rule_components: LinkTable & { rule_id: string; component_id: string };
+}
+
+/** The columns every kind of record has. */
+interface NamedTable {
+  id: string;
+  name: string;
+  description: string | null;
+  tags: string[];
+  created: Generated<Date>;
+  updated: Generated<Date>;
+}
+
+export interface TokensTable extends NamedTable {
+  category: string;
+  value_default: string;
+  value_dark: string | null;
+  css_variable: string;
+  tailwind_key: string;
+  group: string | null;
+}
+
+export interface ComponentsTable extends NamedTable {
+  category: string | null;
+  status: string;
+  props: Prop[];
+  variants: Variant[];
+  examples: Example[];
+}
+
+export interface PatternsTable extends NamedTable {
+  category: string | null;
+  steps: Step[];
+}
+
+export interface StandardsTable extends NamedTable {
+  category: string | null;
+  guidelines: string[];
+}
+
+export interface RulesTable extends NamedTable {
+  category: string | null;
+  severity: string;
+  wcag: string | null;
+  level: string | null;
+}
+
+/** A link between two records; `seq` keeps the order they were linked in. */
+interface LinkTable {
+  seq: Generated<number>;
+}
+
+// Items of the jsonb lists.
+export interface Prop {
+  name: string;
+  type: string;
+  required: boolean;
+  default: string | null;
+  description: string | null;
+}
+export interface Variant {
+  name: string;
+  description: string | null;
+}
+export interface Example {
+  name: string;
+  code: string;
+  description: string | null;
+}
+export interface Step {
+  title: string;
+  description: string | null;
+  /** Id of the component the step uses. */
+  component: string | null;
+}
+
+export type PaletteDb = Kysely<PaletteDatabase>;
+export type RecordTable = 'tokens' | 'components' | 'patterns' | 'standards' | 'rules';
+export type TokenRow = Selectable<TokensTable>;
+export type ComponentRow = Selectable<ComponentsTable>;
+export type PatternRow = Selectable<PatternsTable>;
+export type StandardRow = Selectable<StandardsTable>;
+export type RuleRow = Selectable<RulesTable>;

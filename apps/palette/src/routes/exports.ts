@@ -1,0 +1,27 @@
+import { ok, responses, type ServiceRoutes } from '@platform/core';
+import type { PaletteDatabase } from '../database.js';
+import { exportTokens } from '../domain/exports.js';
+import { toToken } from '../mappers.js';
+import { allTokens } from '../repositories/tokens.js';
+import { ExportQuery, ExportSchema } from '../schemas/exports.js';
+
+export const exportRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
+  app.get(
+    '/export',
+    {
+      schema: {
+        operationId: 'export',
+        summary: 'Export every token',
+        description:
+          'css: custom properties (:root, dark under [data-theme="dark"] and prefers-color-scheme); json: W3C design tokens (DTCG); tailwind: a Tailwind 3 preset (CommonJS module); tailwind4: an @theme block.',
+        querystring: ExportQuery,
+        response: responses({ 200: ExportSchema }),
+      },
+    },
+    async (request) => {
+      const { format } = request.query;
+      const tokens = (await allTokens(db)).map(toToken);
+      return ok({ format, output: exportTokens(tokens, format) });
+    },
+  );
+};

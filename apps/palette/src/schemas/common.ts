@@ -1,0 +1,22 @@
+import { Nullable, PagedQuery, Type } from '@platform/core';
+
+/** Free text, such as a description. */
+export const Text = (maxLength = 2000) => Type.String({ maxLength });
+
+export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+  maxItems: 50,
+  description: 'Up to 50 tags; repeats are dropped',
+});
+
+/** The optional category of a component, pattern, standard or rule. */
+export const CategoryInput = Nullable(Type.String({ minLength: 1, maxLength: 100 }));
+
+/** Ids or names of linked records, as a body sends them. */
+export const Refs = (maxItems: number, description: string) =>
+  Type.Array(Type.String(), { maxItems, description });
+
+/** The query of a list by name, filtered by category and tag. */
+export const NamedListQuery = PagedQuery({
+  category: Type.Optional(Type.String()),
+  tag: Type.Optional(Type.String()),
+});

@@ -1,0 +1,48 @@
+import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import { CategoryInput, Refs, Tags, Text } from './common.js';
+import { ComponentRefSchema } from './components.js';
+
+export const StepInputSchema = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 200, title: 'step title' }),
+  description: Type.Optional(Nullable(Text())),
+  component: Type.Optional(
+    Nullable(Type.String({ description: 'A component (id or name) the step uses' })),
+  ),
+});
+
+export const PatternInputSchema = Type.Object({
+  name: Name('pattern name'),
+  category: Type.Optional(CategoryInput),
+  description: Type.Optional(Nullable(Text())),
+  components: Type.Optional(Refs(200, 'Component ids or names')),
+  tags: Type.Optional(Tags),
+});
+
+export const PatternUpdateSchema = Type.Partial(PatternInputSchema);
+
+const StepSchema = Type.Object({
+  title: Type.String(),
+  description: Nullable(Type.String()),
+  component: Nullable(Type.String()),
+});
+
+export const PatternSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  category: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  components: Type.Array(Type.String(), { description: 'Ids of its components' }),
+  steps: Type.Array(StepSchema, { description: 'In order' }),
+  tags: Type.Array(Type.String()),
+  ...Stamps,
+});
+export type Pattern = Static<typeof PatternSchema>;
+
+export const PatternResolvedSchema = Type.Object({
+  ...PatternSchema.properties,
+  resolved: Type.Object({
+    components: Type.Array(ComponentRefSchema, {
+      description: 'Its components and those its steps use',
+    }),
+  }),
+});

@@ -1,0 +1,23 @@
+import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import { CategoryInput, Tags, Text } from './common.js';
+
+export const StandardInputSchema = Type.Object({
+  name: Name('standard name'),
+  category: Type.Optional(CategoryInput),
+  description: Type.Optional(Nullable(Text())),
+  guidelines: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 200 }),
+  ),
+  tags: Type.Optional(Tags),
+});
+
+export const StandardSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  category: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  guidelines: Type.Array(Type.String()),
+  tags: Type.Array(Type.String()),
+  ...Stamps,
+});
+export type Standard = Static<typeof StandardSchema>;

@@ -1,0 +1,93 @@
+import { Nullable, PagedQuery, RefSchema, Stamps, Type, type Static } from '@platform/core';
+import { CATEGORY_NAMES } from '../domain/tokens.js';
+import { Tags, Text } from './common.js';
+
+const Value = Type.String({ minLength: 1, maxLength: 500 });
+
+const CssVariable = Type.String({
+  pattern: '^--[A-Za-z0-9_-]+$',
+  maxLength: 120,
+  description: 'Custom property name, e.g. --color-primary; derived from the name when absent',
+});
+
+const TailwindKey = Type.String({
+  pattern: '^[A-Za-z0-9_-]+$',
+  maxLength: 100,
+  description: 'Key in the Tailwind theme section; derived from the name when absent',
+});
+
+const Group = Type.String({
+  pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$',
+  maxLength: 200,
+  description: 'Dotted group path, e.g. brand.primary (the JSON export nests by it)',
+});
+
+/** Stricter than a record name: it is a key in the JSON export. */
+const TokenName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$',
+  title: 'token name',
+  description: 'Letters, digits, - and _; unique case-insensitively',
+});
+
+export const TokenInputSchema = Type.Object({
+  name: TokenName,
+  category: Type.Enum(CATEGORY_NAMES, { title: 'category' }),
+  value: Type.Union(
+    [Value, Type.Object({ default: Value, dark: Type.Optional(Nullable(Value)) })],
+    { title: 'value', description: 'The default (light) value, or { default, dark }' },
+  ),
+  dark: Type.Optional(Nullable(Value)),
+  cssVariable: Type.Optional(CssVariable),
+  tailwindKey: Type.Optional(TailwindKey),
+  group: Type.Optional(Nullable(Group)),
+  description: Type.Optional(Nullable(Text())),
+  tags: Type.Optional(Tags),
+});
+
+export const TokenUpdateSchema = Type.Partial(TokenInputSchema);
+export type TokenUpdate = Static<typeof TokenUpdateSchema>;
+
+export const TokenSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  category: Type.Enum(CATEGORY_NAMES),
+  value: Type.Object({ default: Type.String(), dark: Nullable(Type.String()) }),
+  cssVariable: Type.String(),
+  tailwindKey: Type.String(),
+  group: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  ...Stamps,
+});
+export type Token = Static<typeof TokenSchema>;
+
+export const TokenWithUsageSchema = Type.Object({
+  ...TokenSchema.properties,
+  usage: Type.Object({
+    components: Type.Array(RefSchema, { description: 'Components that use the token' }),
+    patterns: Type.Array(RefSchema, { description: 'Patterns with such a component' }),
+  }),
+});
+
+export const TokenListQuery = PagedQuery({
+  category: Type.Optional(Type.Enum(CATEGORY_NAMES)),
+  group: Type.Optional(Type.String()),
+  tag: Type.Optional(Type.String()),
+});
+
+export const ContrastQuery = Type.Object({
+  foreground: Type.String({ title: 'foreground', description: 'Color token (id or name)' }),
+  background: Type.String({ title: 'background', description: 'Color token (id or name)' }),
+});
+
+const Pass = Type.Object({ normal: Type.Boolean(), large: Type.Boolean() });
+const ContrastModeSchema = Type.Object({ ratio: Type.Number(), aa: Pass, aaa: Pass });
+
+export const ContrastSchema = Type.Object({
+  foreground: RefSchema,
+  background: RefSchema,
+  light: ContrastModeSchema,
+  dark: ContrastModeSchema,
+});

@@ -1,0 +1,88 @@
+import { jsonb, sql } from '@platform/db';
+import type { EventRow, PulseDb } from '../database.js';
+
+export interface NewEvent {
+  id: string;
+  name: string;
+  properties: Record<string, unknown>;
+  userId: string | null;
+  sessionId: string | null;
+  timestamp: Date;
+}
+
+export interface EventFilter {
+  name?: string;
+  userId?: string;
+  sessionId?: string;
+  from?: Date;
+  to?: Date;
+}
+
+const toRow = (event: NewEvent) => ({
+  id: event.id,
+  name: event.name,
+  properties: jsonb(event.properties),
+  user_id: event.userId,
+  session_id: event.sessionId,
+  timestamp: event.timestamp,
+});
+
+/** Inserts events in one statement; ids that exist already are skipped. Returns the ids stored. */
+export async function insertEvents(db: PulseDb, events: NewEvent[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const stored = await db
+    .insertInto('events')
+    .values(events.map(toRow))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .execute();
+  return new Set(stored.map((row) => row.id));
+}
+
+/** Inserts one event; undefined when its id is stored already. */
+export function insertEvent(db: PulseDb, event: NewEvent): Promise<EventRow | undefined> {
+  return db
+    .insertInto('events')
+    .values(toRow(event))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function findEvent(db: PulseDb, id: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+function filtered(db: PulseDb, filter: EventFilter) {
+  let query = db.selectFrom('events');
+  if (filter.name !== undefined) query = query.where('name', '=', filter.name);
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
+  if (filter.from) query = query.where('timestamp', '>=', filter.from);
+  if (filter.to) query = query.where('timestamp', '<=', filter.to);
+  return query;
+}
+
+export function listEvents(
+  db: PulseDb,
+  filter: EventFilter,
+  page: { limit: number; offset: number },
+) {
+  return filtered(db, filter)
+    .selectAll()
+    .orderBy('timestamp', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export function topEvents(db: PulseDb, filter: EventFilter, limit: number) {
+  return filtered(db, filter)
+    .select(['name', sql<number>`count(*)::int`.as('count')])
+    .groupBy('name')
+    .orderBy('count', 'desc')
+    .orderBy('name', 'asc')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,116 @@
+// The gateway and pulse (issue 2): routing, proxying and ingestion, single events and batches.
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import { databaseUrl, event, load, measure, post, rows, seconds, start } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const { newId } = require('../libs/core/dist/index.js');
+
+const batchEvents = Array.from({ length: 1000 }, (_, i) => ({
+  name: `event_${i % 20}`,
+  userId: `u${i % 100}`,
+  sessionId: `s${i % 10}`,
+  properties: { path: `/page/${i}`, ms: i },
+}));
+const batch = JSON.stringify({ events: batchEvents });
+
+/** Rows/s of the same 1000-row batch inserted with one multi-row INSERT through pg, `workers` at a time. */
+async function plainInsert(workers) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: workers });
+  await pool.query('create schema if not exists bench; drop table if exists bench.events');
+  await pool.query('create table bench.events (like pulse.events including all)');
+  const columns = ['id', 'name', 'properties', 'user_id', 'session_id', 'timestamp'];
+  const placeholders = batchEvents
+    .map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(',')})`)
+    .join(',');
+  const sql = `insert into bench.events (${columns.join(',')}) values ${placeholders} on conflict (id) do nothing`;
+  // Random 8-character ids and one timestamp per batch, as the service makes them.
+  const params = () => {
+    const now = new Date();
+    return batchEvents.flatMap((e) => [
+      newId(),
+      e.name,
+      JSON.stringify(e.properties),
+      e.userId,
+      e.sessionId,
+      now,
+    ]);
+  };
+  let rows = 0;
+  const until = Date.now() + seconds * 1000;
+  const worker = async () => {
+    while (Date.now() < until) rows += (await pool.query(sql, params())).rowCount;
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+  await pool.query('drop schema bench cascade');
+  await pool.end();
+  return rows / seconds;
+}
+
+/** The gateway and pulse: routing, proxying and ingestion (issue 2). */
+export async function foundation() {
+  const hello = await start('bench/hello.mjs', {});
+  const standalone = await start('apps/pulse/dist/main.js', { DATABASE_URL: databaseUrl });
+  const gateway = await start('apps/gateway/dist/main.js', { DATABASE_URL: databaseUrl });
+  const proxied = await start('apps/gateway/dist/main.js', {
+    DATABASE_URL: databaseUrl,
+    PULSE_PROXY_URL: standalone.url,
+  });
+  const embedded = await start('apps/gateway/dist/main.js', { DATA_DIR: 'memory://' });
+
+  const bare = await measure('bare Fastify hello-world', `${hello.url}/`);
+  await measure('gateway GET /healthz', `${gateway.url}/healthz`, {}, bare);
+  const direct = await measure(
+    'POST /events, standalone pulse (direct)',
+    `${standalone.url}/api/v1/pulse/events`,
+    post(event),
+    bare,
+  );
+  await measure(
+    'POST /events, gateway in-process',
+    `${gateway.url}/api/v1/pulse/events`,
+    post(event),
+    direct,
+  );
+  await measure(
+    'POST /events, gateway proxy -> standalone',
+    `${proxied.url}/api/v1/pulse/events`,
+    post(event),
+    direct,
+  );
+  await measure(
+    'POST /events, gateway in-process on PGlite',
+    `${embedded.url}/api/v1/pulse/events`,
+    post(event),
+    direct,
+  );
+
+  // The baseline is the better of one and four inserts at a time (four is not faster here).
+  let plain = 0;
+  for (const workers of [1, 4]) {
+    const rate = await plainInsert(workers);
+    plain = Math.max(plain, rate);
+    rows.push({
+      name: `plain multi-row INSERT via pg (1000 rows, ${workers} at a time)`,
+      events: rate,
+      ratio: 1,
+    });
+    console.error(`  plain INSERT, ${workers} at a time: ${Math.round(rate)} rows/s`);
+  }
+  for (const [name, url] of [
+    ['batch of 1000, gateway in-process', gateway.url],
+    ['batch of 1000, gateway in-process on PGlite', embedded.url],
+  ]) {
+    const r = await load(name, `${url}/api/v1/pulse/events/batch`, {
+      ...post(batch),
+      connections: 4,
+    });
+    rows.push({
+      ...r,
+      events: r.rps * 1000,
+      baseline: 'best plain INSERT',
+      ratio: (r.rps * 1000) / plain,
+    });
+    console.error(`  ${name}: ${Math.round(r.rps * 1000)} events/s`);
+  }
+}

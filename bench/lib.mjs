@@ -1,0 +1,75 @@
+// The shared machinery of the benchmarks: starting servers, measuring with autocannon as a ratio
+// to a baseline, and printing and writing the result rows.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+
+const require = createRequire(import.meta.url);
+const { startProcess } = require('../libs/testing/dist/index.js');
+export const root = join(import.meta.dirname, '..');
+export const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+export const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl)
+  throw new Error(
+    'DATABASE_URL is not set: run through `npm run bench` (scripts/with-postgres.sh)',
+  );
+
+/** One pulse event, posted by several groups (the ingestion baseline). */
+export const event = JSON.stringify({
+  name: 'page_view',
+  userId: 'u1',
+  sessionId: 's1',
+  properties: { path: '/home', ms: 12 },
+});
+
+export async function load(name, url, options = {}) {
+  const result = await autocannon({ url, duration: seconds, connections: 32, ...options });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${name}: ${failed} failed requests`);
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export const post = (body) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body,
+});
+
+const started = [];
+/** Starts a built entry point (relative to the repository root); stopped by `stopAll`. */
+export const start = async (entry, env) => {
+  const p = await startProcess(join(root, entry), env);
+  started.push(p);
+  return p;
+};
+export const stopAll = () => Promise.all(started.map((p) => p.stop()));
+
+/** The result rows, in the order measured; groups push rows measured other than by `measure`. */
+export const rows = [];
+export const measure = async (name, url, options, baseline) => {
+  const r = await load(name, url, options);
+  rows.push({ ...r, baseline: baseline?.name, ratio: baseline ? r.rps / baseline.rps : 1 });
+  console.error(`  ${name}: ${Math.round(r.rps)} req/s`);
+  return r;
+};
+
+/** Prints the rows as a Markdown table to stdout and writes them to bench/results/<time>.json. */
+export function report() {
+  const fmt = (n, d = 0) => (n === undefined ? '' : n.toFixed(d));
+  console.log(
+    `\nBenchmark: ${seconds} s per row, Node ${process.version}, PostgreSQL at DATABASE_URL\n`,
+  );
+  console.log('| scenario | req/s | events/s | p50 ms | p99 ms | ratio | baseline |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const r of rows) {
+    console.log(
+      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.ratio, 2)} | ${r.baseline ?? '(baseline)'} |`,
+    );
+  }
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+    JSON.stringify(rows, null, 2),
+  );
+}

@@ -1,0 +1,36 @@
+import { isUniqueViolation, selectByIdOrName, type Kysely } from '@platform/db';
+import { conflict, notFound } from './errors.js';
+
+/**
+ * The record with exactly that id, or else the one with that name in any case (spec 2.1);
+ * NOT_FOUND `<Resource> not found: <idOrName>` when there is none.
+ */
+export async function findByIdOrName<Row>(
+  db: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  table: string,
+  idOrName: string,
+  resource: string,
+): Promise<Row> {
+  const row = await selectByIdOrName<Row>(db, table, idOrName);
+  if (!row) throw notFound(resource, idOrName);
+  return row;
+}
+
+/**
+ * Runs a write and turns a unique violation into 409 CONFLICT with `message`: the database's
+ * unique index decides, so two concurrent writes of one name cannot both succeed.
+ */
+export async function orConflict<T>(write: Promise<T>, message: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(message);
+    throw error;
+  }
+}
+
+/** `A <resource> named <name> exists already` (`An` before a vowel), the 409 of a name taken. */
+export function nameTaken(resource: string, name: string) {
+  const noun = resource.toLowerCase();
+  return `${/^[aeiou]/.test(noun) ? 'An' : 'A'} ${noun} named ${name} exists already`;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# CI: keeps `npm run new-service` from rotting. In a throwaway copy of the repository (its committed
+# and working files, without node_modules, .data, dist, .nx), it installs from the lock file,
+# generates a service, and checks that the result builds, lints, is formatted, passes its own tests
+# and the gateway's deployment test (compose, Dockerfiles, README agree). Exits non-zero on any
+# failure. Usage: scripts/check-generator.sh [name]   (default: widgets)
+set -euo pipefail
+export CI=true NX_DAEMON=false NX_NO_CLOUD=true
+
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+name="${1:-widgets}"
+title="$(tr '[:lower:]' '[:upper:]' <<<"${name:0:1}")${name:1}"
+started=$SECONDS
+work="$(mktemp -d "${TMPDIR:-/tmp}/check-generator.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+step() { echo "== $* ($((SECONDS - started)) s)"; }
+
+step "copying $repo to $work"
+if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  # Tracked and untracked files, minus what .gitignore excludes and what was deleted.
+  (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' file; do [ -e "$file" ] && printf '%s\0' "$file"; done |
+    tar --null --no-recursion -T - -cf -) | tar -xf - -C "$work"
+else
+  tar -C "$repo" --exclude=node_modules --exclude=.data --exclude=dist --exclude=.nx \
+    --exclude=.git --exclude='*.tsbuildinfo' -cf - . | tar -xf - -C "$work"
+fi
+cd "$work"
+
+step "npm ci"
+npm ci --no-audit --no-fund --prefer-offline --loglevel=error
+
+step "bad input is refused, and it and --dry-run write nothing"
+# The npm script once the root package.json has it, else the script itself.
+if grep -q '"new-service":' package.json; then
+  generate=(npm run --silent new-service --)
+else
+  generate=(node scripts/new-service.mjs)
+fi
+existing="$(find apps -mindepth 3 -maxdepth 3 -path '*/src/main.ts' ! -path 'apps/gateway/*' |
+  head -1 | cut -d/ -f2)"
+snapshot() { cat package.json package-lock.json tsconfig.json tsconfig.test.json docker-compose.yml \
+  README.md apps/gateway/package.json apps/gateway/tsconfig.json apps/gateway/src/services.ts |
+  cksum; ls apps; }
+before="$(snapshot)"
+for args in "Bad_Name --title X" "gateway --title X" "$name" "$name --title X --port 3000" \
+  "$name --title X --timestamps when" "${existing:-gateway} --title X"; do
+  # shellcheck disable=SC2086 # each line is a list of arguments
+  if "${generate[@]}" $args >/dev/null 2>&1; then
+    echo "new-service accepted bad input: $args" >&2
+    exit 1
+  fi
+done
+"${generate[@]}" "$name" --title "$title" --dry-run >/dev/null
+[ "$(snapshot)" = "$before" ] || { echo "a refused or dry new-service call changed files" >&2; exit 1; }
+
+step "new-service $name --title $title"
+"${generate[@]}" "$name" --title "$title"
+[ "$(snapshot)" != "$before" ] || { echo "new-service wired nothing in" >&2; exit 1; }
+
+step "npx tsc -b"
+npx tsc -b
+
+step "eslint and prettier on apps/$name and the files it edited"
+npx nx show projects >/dev/null # the project graph that @nx/enforce-module-boundaries reads
+npx eslint "apps/$name" apps/gateway/src/services.ts
+npx prettier --check "apps/$name" tsconfig.json tsconfig.test.json \
+  docker-compose.yml README.md apps/gateway/package.json apps/gateway/tsconfig.json \
+  apps/gateway/src/services.ts
+
+step "jest: apps/$name and apps/gateway/test/deployment.test.ts"
+node --experimental-vm-modules node_modules/jest/bin/jest.js "apps/$name" \
+  apps/gateway/test/deployment.test.ts
+
+step "ok"

@@ -1,0 +1,128 @@
+import {
+  IdOrNameParams,
+  nameTaken,
+  newId,
+  notFound,
+  ok,
+  orConflict,
+  responses,
+  {{stamps}},
+  Type,
+  type ServiceRoutes,
+} from '@platform/core';
+import type { {{Name}}Database, ItemRow } from '../database.js';
+import { deleteItem, findItem, insertItem, listItems, updateItem } from '../repositories/items.js';
+import {
+  ItemInputSchema,
+  ItemListQuery,
+  ItemSchema,
+  ItemUpdateSchema,
+  type Item,
+} from '../schemas/items.js';
+
+const toItem = (row: ItemRow): Item => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  ...{{stamps}}(row.created_at, row.updated_at),
+});
+
+export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) => {
+  app.get(
+    '/items',
+    {
+      schema: {
+        operationId: 'listItems',
+        summary: 'List items by name',
+        description: 'Sorted by name in any case; `name` keeps the items whose name contains it.',
+        querystring: ItemListQuery,
+        response: responses({ 200: Type.Array(ItemSchema) }),
+      },
+    },
+    async (request) => {
+      const { name, limit, offset } = request.query;
+      const rows = await listItems(db, { name }, { limit, offset });
+      return ok(rows.map(toItem));
+    },
+  );
+
+  app.post(
+    '/items',
+    {
+      schema: {
+        operationId: 'createItem',
+        summary: 'Create an item',
+        description: '409 CONFLICT when an item has that name already, in any case.',
+        body: ItemInputSchema,
+        response: responses({ 201: ItemSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { name, description = null } = request.body;
+      const row = await orConflict(
+        insertItem(db, { id: newId(), name, description }),
+        nameTaken('Item', name),
+      );
+      return reply.code(201).send(ok(toItem(row)));
+    },
+  );
+
+  app.get(
+    '/items/:idOrName',
+    {
+      schema: {
+        operationId: 'getItem',
+        summary: 'Get one item',
+        params: IdOrNameParams,
+        response: responses({ 200: ItemSchema }),
+      },
+    },
+    async (request) => ok(toItem(await findItem(db, request.params.idOrName))),
+  );
+
+  app.put(
+    '/items/:idOrName',
+    {
+      schema: {
+        operationId: 'updateItem',
+        summary: 'Update an item',
+        description:
+          'Changes the fields sent (null clears the description); 409 CONFLICT when another item has the new name.',
+        params: IdOrNameParams,
+        body: ItemUpdateSchema,
+        response: responses({ 200: ItemSchema }),
+      },
+    },
+    async (request) => {
+      const { idOrName } = request.params;
+      const item = await findItem(db, idOrName);
+      const { name, description } = request.body;
+      const row = await orConflict(
+        updateItem(db, item.id, { name, description }),
+        nameTaken('Item', name ?? item.name),
+      );
+      // Deleted between the lookup and the update.
+      if (!row) throw notFound('Item', idOrName);
+      return ok(toItem(row));
+    },
+  );
+
+  app.delete(
+    '/items/:idOrName',
+    {
+      schema: {
+        operationId: 'deleteItem',
+        summary: 'Delete an item',
+        description: 'Answers with the item as it was.',
+        params: IdOrNameParams,
+        response: responses({ 200: ItemSchema }),
+      },
+    },
+    async (request) => {
+      const { idOrName } = request.params;
+      const row = await deleteItem(db, (await findItem(db, idOrName)).id);
+      if (!row) throw notFound('Item', idOrName);
+      return ok(toItem(row));
+    },
+  );
+};
