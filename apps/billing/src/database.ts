@@ -1,4 +1,6 @@
+import type { ServiceRoutes } from '@platform/core';
 import type { Generated, Insertable, Kysely, Selectable, Updateable } from '@platform/db';
+import type { BillingConfig } from './config.js';
 
 /** The tables of the `billing` schema, as the migrations make them. */
 export interface BillingDatabase {
@@ -55,8 +57,11 @@ export interface SyncJobsTable {
 }
 
 export type BillingDb = Kysely<BillingDatabase>;
+export type BillingRoutes = ServiceRoutes<BillingDatabase, BillingConfig>;
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Omit<Insertable<ItemsTable>, 'created_at' | 'updated_at'>;
 export type ItemChanges = Omit<Updateable<ItemsTable>, 'id' | 'created_at' | 'updated_at'>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type SyncJobRow = Selectable<SyncJobsTable>;
+
+export type Page = { limit: number; offset: number };

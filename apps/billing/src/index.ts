@@ -6,8 +6,6 @@ import { migrations } from './migrations/index.js';
 import { categoryRoutes } from './routes/categories.js';
 import { itemRoutes } from './routes/items.js';
 import { reportRoutes } from './routes/reports.js';
-import { searchRoutes } from './routes/search.js';
-import { statusRoutes } from './routes/status.js';
 import { syncRoutes } from './routes/sync.js';
 
 export { BILLING_VARIABLES, billingConfig, type BillingConfig } from './config.js';
@@ -21,7 +19,7 @@ export const billing = defineService<BillingDatabase, BillingConfig>({
   migrations,
   variables: BILLING_VARIABLES,
   config: billingConfig,
-  routes: [itemRoutes, categoryRoutes, reportRoutes, statusRoutes, searchRoutes, syncRoutes],
+  routes: [itemRoutes, categoryRoutes, reportRoutes, syncRoutes],
 });
 
 export default billing;

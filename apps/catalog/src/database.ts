@@ -3,35 +3,23 @@ import type { Generated, Kysely, Selectable } from '@platform/db';
 /** The service's Postgres schema; raw SQL (the graph walk) names its tables in full with it. */
 export const SCHEMA = 'catalog';
 
-/** The tables of the `catalog` schema, as the migrations make them. */
-export interface CatalogDatabase {
-  systems: SystemsTable;
-  owners: OwnersTable;
-  services: ServicesTable;
-  dependencies: DependenciesTable;
-}
-
-interface StampColumns {
+/** The columns of every named record: systems, owners, services. */
+interface RecordColumns {
+  id: string;
+  name: string;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
 
-export interface SystemsTable extends StampColumns {
-  id: string;
-  name: string;
-  description: string | null;
+/** The tables of the `catalog` schema, as the migrations make them. */
+export interface CatalogDatabase {
+  systems: RecordColumns & { description: string | null };
+  owners: RecordColumns & { email: string | null; team: string | null };
+  services: ServicesTable;
+  dependencies: DependenciesTable;
 }
 
-export interface OwnersTable extends StampColumns {
-  id: string;
-  name: string;
-  email: string | null;
-  team: string | null;
-}
-
-export interface ServicesTable extends StampColumns {
-  id: string;
-  name: string;
+export interface ServicesTable extends RecordColumns {
   description: string | null;
   tags: string[];
   system_id: string | null;
@@ -47,6 +35,6 @@ export interface DependenciesTable {
 }
 
 export type CatalogDb = Kysely<CatalogDatabase>;
-export type SystemRow = Selectable<SystemsTable>;
-export type OwnerRow = Selectable<OwnersTable>;
+/** A system or an owner as the group routes read it; its own columns are shown as they are. */
+export type GroupRow = Selectable<RecordColumns>;
 export type ServiceRow = Selectable<ServicesTable>;

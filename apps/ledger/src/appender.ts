@@ -1,18 +1,12 @@
 import { eventHash, personalHash } from './chain.js';
 import type { ChainHead, EventRow, LedgerDb } from './database.js';
-import { moveChainHead, withChainHeadLocked } from './repositories/chain.js';
-import { insertEvents } from './repositories/events.js';
+import { extendChain, withChainHeadLocked } from './repositories/events.js';
 
-export interface NewEvent {
-  id: string;
-  action: string;
-  actor: string | null;
-  resource: string | null;
-  service: string | null;
-  metadata: Record<string, unknown>;
-  details: Record<string, unknown>;
-  timestamp: Date;
-}
+/** An event as reported: what the chain adds to it is linked in by `appendEvents`. */
+export type NewEvent = Omit<
+  EventRow,
+  'seq' | 'prev_hash' | 'personal_hash' | 'hash' | 'anonymized_at'
+>;
 
 /** The most events one transaction appends. */
 const MAX_GROUP = 500;
@@ -43,10 +37,7 @@ function link(events: NewEvent[], head: ChainHead): EventRow[] {
 export function appendEvents(db: LedgerDb, events: NewEvent[]): Promise<EventRow[]> {
   return withChainHeadLocked(db, async (trx, head) => {
     const rows = link(events, head);
-    const last = rows[rows.length - 1];
-    if (!last) return rows;
-    await insertEvents(trx, rows);
-    await moveChainHead(trx, last);
+    await extendChain(trx, rows);
     return rows;
   });
 }
@@ -85,32 +76,21 @@ export class ChainAppender {
     // `flushing` is cleared in the same tick as the check that found the queue empty, so an
     // append that comes later always starts a new flush.
     try {
-      while (this.queue.length > 0) {
-        const group = this.queue.splice(0, MAX_GROUP);
-        try {
-          const rows = await appendEvents(
-            this.db,
-            group.map((p) => p.event),
-          );
-          group.forEach((p, i) => p.resolve(rows[i]));
-        } catch (error) {
-          if (group.length === 1) group[0].reject(error);
-          else await this.oneByOne(group);
-        }
-      }
+      while (this.queue.length > 0) await this.commit(this.queue.splice(0, MAX_GROUP));
     } finally {
       this.flushing = undefined;
     }
   }
 
-  private async oneByOne(group: Pending[]): Promise<void> {
-    for (const pending of group) {
-      try {
-        const [row] = await appendEvents(this.db, [pending.event]);
-        pending.resolve(row);
-      } catch (error) {
-        pending.reject(error);
-      }
+  /** Appends a group in one transaction; when that fails, each of its events in its own. */
+  private async commit(group: Pending[]): Promise<void> {
+    try {
+      const events = group.map((p) => p.event);
+      const rows = await appendEvents(this.db, events);
+      group.forEach((p, i) => p.resolve(rows[i]));
+    } catch (error) {
+      if (group.length === 1) group[0].reject(error);
+      else for (const pending of group) await this.commit([pending]);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import type { EventRow } from './database.js';
 
 /**
  * The hash chain (README "Tamper evidence"). Every event commits to its content and to the hash
@@ -16,30 +17,19 @@ import canonicalize from 'canonicalize';
 export const CHAIN_VERSION = 1;
 export const GENESIS_HASH = '0'.repeat(64);
 
-export interface ChainedContent {
-  seq: number;
-  id: string;
-  timestamp: Date;
-  action: string;
-  resource: string | null;
-  service: string | null;
-}
-
-export interface PersonalContent {
-  actor: string | null;
-  metadata: Record<string, unknown>;
-  details: Record<string, unknown>;
-}
-
 const sha256 = (value: unknown) =>
   createHash('sha256')
     .update(canonicalize(value) ?? '')
     .digest('hex');
 
-export const personalHash = ({ actor, metadata, details }: PersonalContent) =>
+/** The fields an event's hash covers directly, and those it covers through the personal hash. */
+type Chained = Pick<EventRow, 'seq' | 'id' | 'timestamp' | 'action' | 'resource' | 'service'>;
+type Personal = Pick<EventRow, 'actor' | 'metadata' | 'details'>;
+
+export const personalHash = ({ actor, metadata, details }: Personal) =>
   sha256({ actor, metadata, details });
 
-export const eventHash = (event: ChainedContent, personal: string, prevHash: string) =>
+export const eventHash = (event: Chained, personal: string, prevHash: string) =>
   sha256({
     v: CHAIN_VERSION,
     seq: event.seq,

@@ -9,13 +9,8 @@ export const LEDGER_VARIABLES: readonly Variable[] = [
   },
 ];
 
-export interface LedgerConfig {
-  /** Pause between runs of the retention job; 0 turns it off. */
-  retentionIntervalMs: number;
-}
-
 /** Reads LEDGER_VARIABLES; a bad value throws a ConfigError naming the variable. */
-export function ledgerConfig(env: Env): LedgerConfig {
+export function ledgerConfig(env: Env) {
   return {
     retentionIntervalMs: envInt(env, 'LEDGER_RETENTION_INTERVAL_MS', 3_600_000, {
       min: 0,
@@ -23,3 +18,5 @@ export function ledgerConfig(env: Env): LedgerConfig {
     }),
   };
 }
+
+export type LedgerConfig = ReturnType<typeof ledgerConfig>;

@@ -1,4 +1,6 @@
+import type { ServiceRoutes } from '@platform/core';
 import type { Generated, Kysely, Selectable } from '@platform/db';
+import type { LedgerConfig } from './config.js';
 
 /** The tables of the `ledger` schema, as the migrations make them. */
 export interface LedgerDatabase {
@@ -71,6 +73,8 @@ export interface ClassificationsTable {
 export type LedgerDb = Kysely<LedgerDatabase>;
 export type EventRow = Selectable<EventsTable>;
 export type ChainHead = Pick<Selectable<ChainHeadTable>, 'seq' | 'hash'>;
-export type CheckpointRow = Selectable<CheckpointsTable>;
 export type PolicyRow = Selectable<PoliciesTable>;
 export type ClassificationRow = Selectable<ClassificationsTable>;
+
+/** A route plugin of the ledger (given `{ db, config, storage }`). */
+export type LedgerRoutes = ServiceRoutes<LedgerDatabase, LedgerConfig>;

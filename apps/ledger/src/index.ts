@@ -24,11 +24,8 @@ export const ledger = defineService<LedgerDatabase, LedgerConfig>({
     {
       name: 'retention',
       intervalMs: config.retentionIntervalMs,
-      task: async () => {
-        const results = await applyAll(db);
-        // The log names only the policies that removed or rewrote something.
-        return results.filter((r) => r.deleted + r.anonymized > 0);
-      },
+      // The log names only the policies that removed or rewrote something.
+      task: async () => (await applyAll(db)).filter((r) => r.deleted + r.anonymized > 0),
     },
   ],
 });

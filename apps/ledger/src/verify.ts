@@ -1,27 +1,9 @@
 import { GENESIS_HASH, eventHash, personalHash } from './chain.js';
 import type { EventRow, LedgerDb } from './database.js';
-import {
-  chainPage,
-  listCheckpoints,
-  readChainHead,
-  withChainSnapshot,
-} from './repositories/chain.js';
+import { chainPage, listCheckpoints, withChainSnapshot } from './repositories/events.js';
+import type { VerifyResult } from './schemas/events.js';
 
 const PAGE = 5000;
-
-export interface VerifyResult {
-  valid: boolean;
-  /** Events checked (all of them when valid; up to and including the first invalid one). */
-  checked: number;
-  /** The first event whose content or link does not verify; null when valid or when the end of the chain is missing. */
-  firstInvalidId: string | null;
-  /** Why it is invalid, in a sentence; null when valid. */
-  reason: string | null;
-  /** Gaps left by retention that the check crossed. */
-  checkpoints: number;
-  /** Head of the chain: record it elsewhere to detect a rewrite of the whole chain later. */
-  head: { seq: number; hash: string };
-}
 
 const isEmpty = (value: Record<string, unknown>) => Object.keys(value).length === 0;
 
@@ -42,11 +24,11 @@ function contentProblem(row: EventRow): string | undefined {
  * Re-computes the chain from the first event to the head, in pages, inside one repeatable-read
  * transaction (a consistent snapshot while appends go on). An event is valid when its hashes match
  * its content and it follows the event before it: its prev_hash is that event's hash, or a
- * checkpoint left by retention vouches for the gap between them.
+ * checkpoint left by retention vouches for the gap between them. `checked` counts the events up to
+ * and including the first invalid one; `reason` says in a sentence why it is invalid.
  */
 export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
-  return withChainSnapshot(db, async (trx) => {
-    const head = await readChainHead(trx);
+  return withChainSnapshot(db, async (trx, head) => {
     const gaps = new Map((await listCheckpoints(trx)).map((c) => [c.next_seq, c]));
     let expected = GENESIS_HASH;
     let checked = 0;

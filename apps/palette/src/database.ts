@@ -1,4 +1,4 @@
-import type { Generated, Kysely, Selectable } from '@platform/db';
+import type { Generated, Insertable, Kysely, Selectable } from '@platform/db';
 
 /** The tables of the `palette` schema, as the migrations make them. */
 export interface PaletteDatabase {
@@ -87,8 +87,13 @@ export interface Step {
 
 export type PaletteDb = Kysely<PaletteDatabase>;
 export type RecordTable = 'tokens' | 'components' | 'patterns' | 'standards' | 'rules';
-export type TokenRow = Selectable<TokensTable>;
-export type ComponentRow = Selectable<ComponentsTable>;
-export type PatternRow = Selectable<PatternsTable>;
-export type StandardRow = Selectable<StandardsTable>;
-export type RuleRow = Selectable<RulesTable>;
+/** A row of a kind of record; the columns every kind has are known even when the kind is not. */
+export type Row<T extends RecordTable> = Selectable<PaletteDatabase[T]> & Selectable<NamedTable>;
+/** The columns a create sets: the database makes the id and the stamps. */
+export type Columns<T extends RecordTable> = Omit<
+  Insertable<PaletteDatabase[T]>,
+  'id' | 'created' | 'updated'
+>;
+export type TokenRow = Row<'tokens'>;
+export type ComponentRow = Row<'components'>;
+export type PatternRow = Row<'patterns'>;

@@ -1,5 +1,5 @@
 import { badRequest, stamps } from '@platform/core';
-import type { ComponentRow, PatternRow, RuleRow, StandardRow, TokenRow } from './database.js';
+import type { Columns, TokenRow } from './database.js';
 import { unique } from './domain/records.js';
 import {
   deriveCssVariable,
@@ -7,14 +7,16 @@ import {
   isCssColor,
   type Category,
 } from './domain/tokens.js';
-import type { TokenColumns } from './repositories/tokens.js';
-import type { Component, PropInput, Status, VariantInput } from './schemas/components.js';
-import type { Pattern } from './schemas/patterns.js';
-import type { Level, Rule, Severity } from './schemas/rules.js';
-import type { Standard } from './schemas/standards.js';
 import type { Token, TokenUpdate } from './schemas/tokens.js';
 
 /** Rows to the API shape, and token input to columns; shared by several route files. */
+
+/** A record as the API shows it: its columns as they are, the stamps as ISO text. */
+export const toRecord = <R extends { created: Date; updated: Date }>({
+  created,
+  updated,
+  ...columns
+}: R) => ({ ...columns, ...stamps(created, updated) });
 
 export const toToken = (row: TokenRow): Token => ({
   id: row.id,
@@ -33,7 +35,7 @@ export const toToken = (row: TokenRow): Token => ({
  * The columns a create (no `current`) or an update sets. cssVariable and tailwindKey are derived
  * from the name unless given; a rename re-derives only what was derived. Colors must parse.
  */
-export function tokenColumns(input: TokenUpdate, current?: TokenRow): Partial<TokenColumns> {
+export function tokenColumns(input: TokenUpdate, current?: TokenRow): Partial<Columns<'tokens'>> {
   const category = (input.category ?? current?.category) as Category;
   const name = input.name ?? current?.name ?? '';
   const value = typeof input.value === 'string' ? { default: input.value } : input.value;
@@ -45,7 +47,7 @@ export function tokenColumns(input: TokenUpdate, current?: TokenRow): Partial<To
         ? deriveCssVariable(current.name)
         : deriveTailwindKey(current.name, current.category as Category));
   const renamed = input.name !== undefined;
-  const out: Partial<TokenColumns> = {
+  const out: Partial<Columns<'tokens'>> = {
     ...(renamed ? { name } : {}),
     ...(input.category === undefined ? {} : { category }),
     ...(value === undefined ? {} : { value_default: value.default }),
@@ -71,64 +73,3 @@ export function tokenColumns(input: TokenUpdate, current?: TokenRow): Partial<To
   }
   return out;
 }
-
-export const toComponent = (row: ComponentRow, tokenIds: string[]): Component => ({
-  id: row.id,
-  name: row.name,
-  status: row.status as Status,
-  category: row.category,
-  description: row.description,
-  props: row.props,
-  variants: row.variants,
-  examples: row.examples,
-  tokens: tokenIds,
-  tags: row.tags,
-  ...stamps(row.created, row.updated),
-});
-
-export const toProp = (p: PropInput) => ({
-  name: p.name,
-  type: p.type ?? 'string',
-  required: p.required ?? false,
-  default: p.default ?? null,
-  description: p.description ?? null,
-});
-
-export const toVariant = (v: VariantInput) => ({
-  name: v.name,
-  description: v.description ?? null,
-});
-
-export const toPattern = (row: PatternRow, componentIds: string[]): Pattern => ({
-  id: row.id,
-  name: row.name,
-  category: row.category,
-  description: row.description,
-  components: componentIds,
-  steps: row.steps,
-  tags: row.tags,
-  ...stamps(row.created, row.updated),
-});
-
-export const toStandard = (row: StandardRow): Standard => ({
-  id: row.id,
-  name: row.name,
-  category: row.category,
-  description: row.description,
-  guidelines: row.guidelines,
-  tags: row.tags,
-  ...stamps(row.created, row.updated),
-});
-
-export const toRule = (row: RuleRow, componentIds: string[]): Rule => ({
-  id: row.id,
-  name: row.name,
-  category: row.category,
-  severity: row.severity as Severity,
-  wcag: row.wcag,
-  level: row.level as Level | null,
-  description: row.description,
-  components: componentIds,
-  tags: row.tags,
-  ...stamps(row.created, row.updated),
-});

@@ -10,8 +10,7 @@ import {
 } from '@platform/testing';
 import type { PaletteDb } from '../src/database';
 import { palette } from '../src/index';
-import { insertComponent } from '../src/repositories/components';
-import { insertToken } from '../src/repositories/tokens';
+import { insertRecord } from '../src/repositories/records';
 
 let counted: CountedDatabase;
 let svc: ServiceUnderTest;
@@ -44,7 +43,11 @@ async function twoComponents() {
   for (const name of ['ink', 'paper']) {
     const values = { name, category: 'spacing', value_default: '1px', tags: [] };
     tokens.push(
-      await insertToken(db, { ...values, css_variable: `--${name}`, tailwind_key: name }),
+      await insertRecord(db, 'tokens', {
+        ...values,
+        css_variable: `--${name}`,
+        tailwind_key: name,
+      }),
     );
   }
   const ids = [];
@@ -52,8 +55,9 @@ async function twoComponents() {
     const values = { name, status: 'stable', props: [], variants: [], examples: [], tags: [] };
     ids.push(
       (
-        await insertComponent(
+        await insertRecord(
           db,
+          'components',
           values,
           tokens.map((t) => t.id),
         )

@@ -1,11 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 
-/**
- * Runs `task` once the app is ready and then every `intervalMs` until it closes; never two runs at
- * once (the next one is scheduled when the last has finished). A failed run is logged, not thrown:
- * the next one tries again. `intervalMs <= 0` disables the job. Closing the app waits for a run
- * under way.
- */
 export interface PeriodicJob {
   name: string;
   /** Pause between the end of one run and the start of the next; 0 or less turns the job off. */
@@ -13,6 +7,12 @@ export interface PeriodicJob {
   task: () => Promise<unknown>;
 }
 
+/**
+ * Runs `task` once the app is ready and then every `intervalMs` until it closes; never two runs at
+ * once (the next one is scheduled when the last has finished). A failed run is logged, not thrown:
+ * the next one tries again. `intervalMs <= 0` disables the job. Closing the app waits for a run
+ * under way.
+ */
 export function runPeriodically(app: FastifyInstance, job: PeriodicJob): void {
   if (job.intervalMs <= 0) return;
   let timer: NodeJS.Timeout | undefined;

@@ -29,8 +29,9 @@ export async function orConflict<T>(write: Promise<T>, message: string): Promise
   }
 }
 
-/** `A <resource> named <name> exists already` (`An` before a vowel), the 409 of a name taken. */
-export function nameTaken(resource: string, name: string) {
-  const noun = resource.toLowerCase();
-  return `${/^[aeiou]/.test(noun) ? 'An' : 'A'} ${noun} named ${name} exists already`;
-}
+/**
+ * `A <resource> named <name> exists already`, the 409 of a name taken. The article is the
+ * caller's: the services published before this helper say `A` even before a vowel.
+ */
+export const nameTaken = (resource: string, name: string, article: 'A' | 'An' = 'A') =>
+  `${article} ${resource.toLowerCase()} named ${name} exists already`;

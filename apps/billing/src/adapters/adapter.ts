@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { request } from 'undici';
 
 /** One charge as an adapter reports it; upserted by (provider, providerRef). */
 export interface SyncedItem {
@@ -37,10 +38,56 @@ export class ProviderError extends Error {}
  * Decimal text to integer cents, half away from zero, without binary floating point: `scale` 2
  * for an amount in units (dollars), 0 for one in cents already.
  */
-export const cents = (decimal: string, scale: 0 | 2) =>
-  Number(
-    new Big(decimal)
-      .times(scale === 2 ? 100 : 1)
-      .round(0, 1)
-      .toString(),
-  );
+export function cents(decimal: string, scale: 0 | 2) {
+  const rounded = new Big(decimal).times(10 ** scale).round(0, 1);
+  return Number(rounded.toString());
+}
+
+const MAX_PAGES = 1000;
+
+async function getJson(url: string, headers: Record<string, string>, provider: string) {
+  const response = await request(url, { headers, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const text = await response.body.text();
+  if (response.statusCode === 401 || response.statusCode === 403)
+    throw new ProviderError(`${provider} refused the token (HTTP ${response.statusCode})`);
+  if (response.statusCode >= 400)
+    throw new ProviderError(`${provider} answered HTTP ${response.statusCode}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ProviderError(`${provider} answered something that is not JSON`);
+  }
+}
+
+/** A page of OpenAI's and Anthropic's cost APIs. */
+interface Page<Bucket> {
+  data: Bucket[];
+  has_more?: boolean;
+  next_page?: string | null;
+}
+
+/**
+ * GETs `first` with `query` (an array's values in turn, undefined ones left out) and follows
+ * `next_page` (as `?page=`) until `has_more` is false: OpenAI's and Anthropic's cost APIs.
+ */
+export async function allPages<Bucket>(
+  provider: string,
+  first: URL,
+  headers: Record<string, string>,
+  query: Record<string, string | string[] | undefined>,
+): Promise<Bucket[]> {
+  for (const [name, values] of Object.entries(query))
+    for (const value of [values ?? []].flat()) first.searchParams.append(name, value);
+  const buckets: Bucket[] = [];
+  let url = first;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const body = (await getJson(url.toString(), headers, provider)) as Page<Bucket>;
+    if (!Array.isArray(body.data))
+      throw new ProviderError(`${provider} answered without a data array`);
+    buckets.push(...body.data);
+    if (!body.has_more || !body.next_page) break;
+    url = new URL(first);
+    url.searchParams.set('page', body.next_page);
+  }
+  return buckets;
+}

@@ -1,5 +1,4 @@
-import { cents, type Adapter } from './adapter.js';
-import { allPages } from './pages.js';
+import { allPages, cents, type Adapter } from './adapter.js';
 
 /** A daily bucket of Anthropic's cost report. */
 interface AnthropicBucket {
@@ -23,18 +22,15 @@ export function anthropicAdapter(baseUrl: string): Adapter {
     baseUrl,
     async fetch({ token, from, to, projectId }) {
       const url = new URL('/v1/organizations/cost_report', baseUrl);
-      url.searchParams.set('starting_at', from.toISOString());
-      url.searchParams.set('ending_at', to.toISOString());
-      url.searchParams.set('bucket_width', '1d');
-      url.searchParams.set('limit', '31');
-      url.searchParams.append('group_by[]', 'description');
-      url.searchParams.append('group_by[]', 'workspace_id');
-      if (projectId) url.searchParams.append('workspace_ids[]', projectId);
-      const buckets = await allPages<AnthropicBucket>(
-        url,
-        { 'x-api-key': token ?? '', 'anthropic-version': '2023-06-01' },
-        'anthropic',
-      );
+      const headers = { 'x-api-key': token ?? '', 'anthropic-version': '2023-06-01' };
+      const buckets = await allPages<AnthropicBucket>('anthropic', url, headers, {
+        starting_at: from.toISOString(),
+        ending_at: to.toISOString(),
+        bucket_width: '1d',
+        limit: '31',
+        'group_by[]': ['description', 'workspace_id'],
+        'workspace_ids[]': projectId,
+      });
       return buckets.flatMap((bucket) =>
         bucket.results.map((result) => ({
           providerRef: `${bucket.starting_at}:${result.workspace_id ?? '-'}:${result.description ?? '-'}`,

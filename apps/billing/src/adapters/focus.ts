@@ -41,16 +41,14 @@ export const focusAdapter: Adapter = {
       ]
         .map((v) => v ?? '')
         .join('|');
-      return [
-        {
-          providerRef: createHash('sha256').update(identity).digest('hex').slice(0, 32),
-          name: row.ServiceName || row.ChargeDescription || 'FOCUS charge',
-          amount,
-          currency: row.BillingCurrency.toUpperCase(),
-          date,
-          description: row.ChargeDescription || null,
-        },
-      ];
+      return {
+        providerRef: createHash('sha256').update(identity).digest('hex').slice(0, 32),
+        name: row.ServiceName || row.ChargeDescription || 'FOCUS charge',
+        amount,
+        currency: row.BillingCurrency.toUpperCase(),
+        date,
+        description: row.ChargeDescription || null,
+      };
     });
   },
 };

@@ -1,5 +1,4 @@
-import { cents, type Adapter } from './adapter.js';
-import { allPages } from './pages.js';
+import { allPages, cents, type Adapter, type SyncedItem } from './adapter.js';
 
 /** A daily bucket of OpenAI's organization costs API. */
 interface OpenAiBucket {
@@ -20,34 +19,29 @@ export function openaiAdapter(baseUrl: string): Adapter {
     baseUrl,
     async fetch({ token, from, to, projectId }) {
       const url = new URL('/v1/organization/costs', baseUrl);
-      url.searchParams.set('start_time', String(Math.floor(from.getTime() / 1000)));
-      url.searchParams.set('end_time', String(Math.floor(to.getTime() / 1000)));
-      url.searchParams.set('bucket_width', '1d');
-      url.searchParams.set('limit', '180');
-      url.searchParams.append('group_by', 'line_item');
-      if (projectId) url.searchParams.append('project_ids', projectId);
-      const buckets = await allPages<OpenAiBucket>(
-        url,
-        { authorization: `Bearer ${token}` },
-        'openai',
-      );
-      return buckets.flatMap((bucket) =>
-        bucket.results.flatMap((result) =>
-          result.amount
-            ? [
-                {
-                  providerRef: `${bucket.start_time}:${result.project_id ?? '-'}:${result.line_item ?? '-'}`,
-                  name: result.line_item ?? 'OpenAI usage',
-                  // The JSON number's shortest decimal text, shifted by two places: 0.06 is 6, not 5.999...
-                  amount: cents(String(result.amount.value), 2),
-                  currency: result.amount.currency.toUpperCase(),
-                  date: new Date(bucket.start_time * 1000),
-                  description: result.project_id ? `Project ${result.project_id}` : null,
-                },
-              ]
-            : [],
-        ),
-      );
+      const headers = { authorization: `Bearer ${token}` };
+      const buckets = await allPages<OpenAiBucket>('openai', url, headers, {
+        start_time: String(Math.floor(from.getTime() / 1000)),
+        end_time: String(Math.floor(to.getTime() / 1000)),
+        bucket_width: '1d',
+        limit: '180',
+        group_by: 'line_item',
+        project_ids: projectId,
+      });
+      const items: SyncedItem[] = [];
+      for (const { start_time, results } of buckets)
+        for (const { amount, line_item, project_id } of results)
+          if (amount)
+            items.push({
+              providerRef: `${start_time}:${project_id ?? '-'}:${line_item ?? '-'}`,
+              name: line_item ?? 'OpenAI usage',
+              // The JSON number's shortest decimal text, shifted by two places: 0.06 is 6, not 5.999...
+              amount: cents(String(amount.value), 2),
+              currency: amount.currency.toUpperCase(),
+              date: new Date(start_time * 1000),
+              description: project_id ? `Project ${project_id}` : null,
+            });
+      return items;
     },
   };
 }

@@ -1,13 +1,10 @@
-import { sql, type Updateable } from '@platform/db';
-import type { BillingDb, CategoriesTable, CategoryRow } from '../database.js';
+import { sql, type Insertable, type Updateable } from '@platform/db';
+import type { BillingDb, CategoriesTable, CategoryRow, Page } from '../database.js';
 
 export type CategoryChanges = Pick<Updateable<CategoriesTable>, 'name' | 'description' | 'color'>;
 
 /** A page of categories by name, case-insensitively. */
-export function listCategories(
-  db: BillingDb,
-  page: { limit: number; offset: number },
-): Promise<CategoryRow[]> {
+export function listCategories(db: BillingDb, page: Page): Promise<CategoryRow[]> {
   return db
     .selectFrom('categories')
     .selectAll()
@@ -18,10 +15,7 @@ export function listCategories(
 }
 
 /** Inserts a category; a unique violation when its name is taken in any case. */
-export function insertCategory(
-  db: BillingDb,
-  category: { id: string; name: string; description: string | null; color: string | null },
-): Promise<CategoryRow> {
+export function insertCategory(db: BillingDb, category: Insertable<CategoriesTable>) {
   return db.insertInto('categories').values(category).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -29,11 +23,7 @@ export function insertCategory(
  * Changes the fields given, in one transaction with the items: a rename carries the items of
  * the category (which name it) along.
  */
-export function updateCategory(
-  db: BillingDb,
-  current: CategoryRow,
-  changes: CategoryChanges,
-): Promise<CategoryRow> {
+export function updateCategory(db: BillingDb, current: CategoryRow, changes: CategoryChanges) {
   return db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('categories')

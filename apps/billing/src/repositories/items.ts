@@ -1,5 +1,6 @@
 import { jsonb, sql } from '@platform/db';
-import type { BillingDb, ItemChanges, ItemRow, NewItem } from '../database.js';
+import type { SyncedItem } from '../adapters/adapter.js';
+import type { BillingDb, ItemChanges, ItemRow, NewItem, Page } from '../database.js';
 
 /** The filters of item lists and reports (spec 4.6). */
 export interface ItemFilter {
@@ -15,6 +16,8 @@ export interface ItemFilter {
   from?: Date;
   to?: Date;
 }
+
+type ItemKey = { id: string } | { provider: string; provider_ref: string };
 
 /** Items matching a filter: the one place the filters become SQL, for lists and reports alike. */
 export function filteredItems(db: BillingDb, filter: ItemFilter) {
@@ -37,11 +40,7 @@ export function filteredItems(db: BillingDb, filter: ItemFilter) {
 }
 
 /** A page of items, newest first. */
-export function listItems(
-  db: BillingDb,
-  filter: ItemFilter,
-  page: { limit: number; offset: number },
-): Promise<ItemRow[]> {
+export function listItems(db: BillingDb, filter: ItemFilter, page: Page): Promise<ItemRow[]> {
   return filteredItems(db, filter)
     .selectAll()
     .orderBy('date', 'desc')
@@ -51,45 +50,23 @@ export function listItems(
     .execute();
 }
 
-export function findItem(db: BillingDb, id: string): Promise<ItemRow | undefined> {
-  return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export function findItemByProviderRef(
-  db: BillingDb,
-  provider: string,
-  providerRef: string,
-): Promise<ItemRow | undefined> {
-  return db
-    .selectFrom('items')
-    .selectAll()
-    .where('provider', '=', provider)
-    .where('provider_ref', '=', providerRef)
-    .executeTakeFirst();
+/** The item with this id, or with this provider's reference. */
+export function findItem(db: BillingDb, key: ItemKey): Promise<ItemRow | undefined> {
+  const items = db.selectFrom('items').selectAll();
+  return items.where((eb) => eb.and(key)).executeTakeFirst();
 }
 
 /** Inserts an item; a unique violation when (provider, provider_ref) is taken. */
 export function insertItem(db: BillingDb, item: NewItem): Promise<ItemRow> {
-  return db
-    .insertInto('items')
-    .values({ ...item, tags: item.tags === undefined ? undefined : jsonb(item.tags) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const values = { ...item, tags: item.tags && jsonb(item.tags) };
+  return db.insertInto('items').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Changes the columns given (undefined ones are left alone); undefined when the item is gone. */
-export function updateItem(
-  db: BillingDb,
-  id: string,
-  changes: ItemChanges,
-): Promise<ItemRow | undefined> {
+export function updateItem(db: BillingDb, id: string, changes: ItemChanges) {
   return db
     .updateTable('items')
-    .set({
-      ...changes,
-      tags: changes.tags === undefined ? undefined : jsonb(changes.tags),
-      updated_at: sql`now()`,
-    })
+    .set({ ...changes, tags: changes.tags && jsonb(changes.tags), updated_at: sql`now()` })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
@@ -119,42 +96,25 @@ export function searchItems(db: BillingDb, term: string, limit: number): Promise
     .execute();
 }
 
-/** One charge from a provider, upserted by (provider, providerRef). */
-export interface ProviderItem {
-  id: string;
-  providerRef: string;
-  name: string;
-  amount: number;
-  currency: string;
-  date: Date;
-  description: string | null;
-}
-
 /**
  * Upserts a provider's items by (provider, provider_ref) in one transaction: new ones are tagged
- * `synced`, known ones get the provider's name, amount, currency, description and date.
+ * `synced`, known ones get the provider's name, amount, currency, description and date. Answers
+ * the counts as a sync job stores them.
  */
-export function upsertProviderItems(db: BillingDb, provider: string, items: ProviderItem[]) {
+export function upsertProviderItems(
+  db: BillingDb,
+  provider: string,
+  items: Array<SyncedItem & { id: string }>,
+) {
   return db.transaction().execute(async (trx) => {
     let created = 0;
     let updated = 0;
     // One statement per item: a provider may report one reference twice, which a single
     // multi-row upsert refuses ("cannot affect row a second time").
-    for (const item of items) {
+    for (const { providerRef, ...item } of items) {
       const row = await trx
         .insertInto('items')
-        .values({
-          id: item.id,
-          name: item.name,
-          amount: item.amount,
-          currency: item.currency,
-          provider,
-          provider_ref: item.providerRef,
-          description: item.description,
-          date: item.date,
-          tags: jsonb(['synced']),
-          recurring: false,
-        })
+        .values({ ...item, provider, provider_ref: providerRef, tags: jsonb(['synced']) })
         .onConflict((oc) =>
           oc
             .columns(['provider', 'provider_ref'])
@@ -173,6 +133,6 @@ export function upsertProviderItems(db: BillingDb, provider: string, items: Prov
       if (row.inserted) created += 1;
       else updated += 1;
     }
-    return { created, updated };
+    return { items_created: created, items_updated: updated };
   });
 }

@@ -83,3 +83,19 @@ export async function trend(
     order by series.bucket`.execute(db);
   return rows.map((r) => ({ date: r.date, amount: Number(r.amount), count: Number(r.count) }));
 }
+
+/** How many items, categories and sync jobs are stored, and the sum of the items in `currency`. */
+export async function countStored(db: BillingDb, currency: string) {
+  const count = (table: 'items' | 'categories' | 'sync_jobs') =>
+    db
+      .selectFrom(table)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
+  const [items, categories, syncJobs, { total }] = await Promise.all([
+    count('items'),
+    count('categories'),
+    count('sync_jobs'),
+    summarize(db, { currency }),
+  ]);
+  return { items: items.n, categories: categories.n, syncJobs: syncJobs.n, totalAmount: total };
+}

@@ -1,56 +1,31 @@
-import type { BillingDb, SyncJobRow } from '../database.js';
+import type { Insertable, Updateable } from '@platform/db';
+import type { BillingDb, Page, SyncJobRow, SyncJobsTable } from '../database.js';
 
-export function insertSyncJob(
-  db: BillingDb,
-  job: { id: string; provider: string; from: string; to: string; projectId: string | null },
-): Promise<SyncJobRow> {
+export function insertSyncJob(db: BillingDb, job: Omit<Insertable<SyncJobsTable>, 'status'>) {
   return db
     .insertInto('sync_jobs')
-    .values({
-      id: job.id,
-      provider: job.provider,
-      status: 'running',
-      from: job.from,
-      to: job.to,
-      project_id: job.projectId,
-    })
+    .values({ ...job, status: 'running' })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function completeSyncJob(
+/** Finishes a job: completed with the counts, or failed with the error; completed_at is now. */
+export async function finishSyncJob(
   db: BillingDb,
   id: string,
-  counts: { created: number; updated: number },
+  outcome: Pick<Updateable<SyncJobsTable>, 'status' | 'items_created' | 'items_updated' | 'error'>,
 ): Promise<void> {
   await db
     .updateTable('sync_jobs')
-    .set({
-      status: 'completed',
-      items_created: counts.created,
-      items_updated: counts.updated,
-      completed_at: new Date(),
-    })
+    .set({ ...outcome, completed_at: new Date() })
     .where('id', '=', id)
     .execute();
 }
 
-export async function failSyncJob(db: BillingDb, id: string, error: string): Promise<void> {
-  await db
-    .updateTable('sync_jobs')
-    .set({ status: 'failed', error, completed_at: new Date() })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** A page of sync jobs, newest first. */
-export function listSyncJobs(
-  db: BillingDb,
-  filter: { provider?: string },
-  page: { limit: number; offset: number },
-): Promise<SyncJobRow[]> {
+/** A page of sync jobs (of one adapter when `provider` is given), newest first. */
+export function listSyncJobs(db: BillingDb, provider: string | undefined, page: Page) {
   let query = db.selectFrom('sync_jobs').selectAll();
-  if (filter.provider) query = query.where('provider', '=', filter.provider);
+  if (provider) query = query.where('provider', '=', provider);
   return query
     .orderBy('started_at', 'desc')
     .orderBy('id')

@@ -7,12 +7,10 @@ import {
   orConflict,
   PagedQuery,
   responses,
+  stampsAt,
   Type,
-  type ServiceRoutes,
 } from '@platform/core';
-import type { BillingConfig } from '../config.js';
-import type { BillingDatabase, CategoryRow } from '../database.js';
-import { toCategory } from '../mappers.js';
+import type { BillingRoutes, CategoryRow } from '../database.js';
 import {
   deleteCategory,
   insertCategory,
@@ -23,12 +21,16 @@ import {
   CategoryInputSchema,
   CategorySchema,
   CategoryUpdateSchema,
+  type Category,
 } from '../schemas/categories.js';
 
-export const categoryRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
-  app,
-  { db },
-) => {
+const toCategory = (row: CategoryRow): Category => ({
+  ...row,
+  color: row.color?.toLowerCase() ?? null,
+  ...stampsAt(row.created_at, row.updated_at),
+});
+
+export const categoryRoutes: BillingRoutes = async (app, { db }) => {
   const find = (idOrName: string) =>
     findByIdOrName<CategoryRow>(db, 'categories', idOrName, 'Category');
 
@@ -57,15 +59,8 @@ export const categoryRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = asy
     },
     async (request, reply) => {
       const { name, description, color } = request.body;
-      const row = await orConflict(
-        insertCategory(db, {
-          id: newId(),
-          name,
-          description: description ?? null,
-          color: color ?? null,
-        }),
-        nameTaken('Category', name),
-      );
+      const insert = insertCategory(db, { id: newId(), name, description, color });
+      const row = await orConflict(insert, nameTaken('Category', name));
       return reply.code(201).send(ok(toCategory(row)));
     },
   );
@@ -98,11 +93,8 @@ export const categoryRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = asy
     async (request) => {
       const current = await find(request.params.idOrName);
       const { name, description, color } = request.body;
-      const row = await orConflict(
-        updateCategory(db, current, { name, description, color }),
-        nameTaken('Category', name ?? current.name),
-      );
-      return ok(toCategory(row));
+      const update = updateCategory(db, current, { name, description, color });
+      return ok(toCategory(await orConflict(update, nameTaken('Category', name ?? current.name))));
     },
   );
 

@@ -1,42 +1,26 @@
+import { notFound, ok, orConflict, responses, Type } from '@platform/core';
+import type { BillingRoutes } from '../database.js';
+import { deleteItem, findItem, insertItem, listItems, updateItem } from '../repositories/items.js';
 import {
-  newId,
-  notFound,
-  ok,
-  orConflict,
-  parseRange,
-  responses,
-  Type,
-  type ServiceRoutes,
-} from '@platform/core';
-import type { BillingConfig } from '../config.js';
-import type { BillingDatabase } from '../database.js';
-import { itemChanges, newItem, toItem, toItemFilter } from '../mappers.js';
-import {
-  deleteItem,
-  findItem,
-  findItemByProviderRef,
-  insertItem,
-  listItems,
-  updateItem,
-} from '../repositories/items.js';
-import {
+  checkPeriod,
+  columnsOf,
   ItemInputSchema,
   ItemListQuery,
   ItemParams,
   ItemSchema,
   ItemUpdateSchema,
+  newItem,
   ProviderRefQuery,
+  toItem,
+  toItemFilter,
 } from '../schemas/items.js';
 
 const refTaken = (provider: string | null | undefined, ref: string | null | undefined) =>
   `An item from ${provider} with providerRef ${ref} exists already`;
 
-export const itemRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
-  app,
-  { db, config },
-) => {
+export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
   const find = async (id: string) => {
-    const row = await findItem(db, id);
+    const row = await findItem(db, { id });
     if (!row) throw notFound('Item', id);
     return row;
   };
@@ -51,15 +35,7 @@ export const itemRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
         response: responses({ 200: Type.Array(ItemSchema) }),
       },
     },
-    async (request) => {
-      const { from, to, limit, offset, ...filters } = request.query;
-      const rows = await listItems(
-        db,
-        { ...toItemFilter(filters), ...parseRange({ from, to }) },
-        { limit, offset },
-      );
-      return ok(rows.map(toItem));
-    },
+    async ({ query }) => ok((await listItems(db, toItemFilter(query), query)).map(toItem)),
   );
 
   app.post(
@@ -74,8 +50,8 @@ export const itemRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
     },
     async (request, reply) => {
       const { provider, providerRef } = request.body;
-      const item = newItem(newId(12), request.body, config);
-      const row = await orConflict(insertItem(db, item), refTaken(provider, providerRef));
+      const insert = insertItem(db, newItem(request.body, config.currency));
+      const row = await orConflict(insert, refTaken(provider, providerRef));
       return reply.code(201).send(ok(toItem(row)));
     },
   );
@@ -92,7 +68,7 @@ export const itemRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
     },
     async (request) => {
       const { provider, providerRef } = request.query;
-      const row = await findItemByProviderRef(db, provider, providerRef);
+      const row = await findItem(db, { provider, provider_ref: providerRef });
       if (!row) throw notFound('Item', `${provider}/${providerRef}`);
       return ok(toItem(row));
     },
@@ -126,9 +102,10 @@ export const itemRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
     },
     async (request) => {
       const current = await find(request.params.id);
-      const { provider, providerRef } = request.body;
+      const { provider, providerRef, recurring, period } = request.body;
+      checkPeriod(recurring ?? current.recurring, period !== undefined ? period : current.period);
       const row = await orConflict(
-        updateItem(db, current.id, itemChanges(request.body, current)),
+        updateItem(db, current.id, columnsOf(request.body)),
         refTaken(provider ?? current.provider, providerRef ?? current.provider_ref),
       );
       if (!row) throw notFound('Item', current.id);

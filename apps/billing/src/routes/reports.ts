@@ -1,20 +1,12 @@
-import {
-  badRequest,
-  ok,
-  parseRange,
-  responses,
-  Type,
-  type ServiceRoutes,
-  type Static,
-} from '@platform/core';
-import type { BillingConfig } from '../config.js';
-import type { BillingDatabase } from '../database.js';
-import { toItemFilter } from '../mappers.js';
-import type { ItemFilter } from '../repositories/items.js';
-import { breakdown, NONE, summarize, trend, type Interval } from '../repositories/reports.js';
+import { badRequest, ok, responses, Type, type Static } from '@platform/core';
+import type { BillingRoutes } from '../database.js';
+import { searchItems } from '../repositories/items.js';
+import { breakdown, countStored, NONE, summarize, trend } from '../repositories/reports.js';
+import { ItemSchema, SearchQuery, toItem, toItemFilter } from '../schemas/items.js';
 import {
   BreakdownQuery,
   BreakdownRowSchema,
+  StatusSchema,
   SummaryQuery,
   SummarySchema,
   TrendPointSchema,
@@ -22,25 +14,15 @@ import {
 } from '../schemas/reports.js';
 
 const MAX_INTERVALS = 10_000;
-const DAYS_PER: Record<Interval, number> = { day: 1, week: 7, month: 28 };
+const DAYS_PER = { day: 1, week: 7, month: 28 };
 
-/** Two decimals of `amount`'s share of `total`. */
-const percentage = (amount: number, total: number) =>
-  total === 0 ? 0 : Math.round((amount / total) * 10000) / 100;
-
-export const reportRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
-  app,
-  { db, config },
-) => {
+/** Read-only views over the items: reports, the status of the service, and search. */
+export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) => {
   /** The filter of a report: one currency (the configured one by default), whole days. */
-  const filterOf = (query: Static<typeof SummaryQuery>): ItemFilter & { currency: string } => {
-    const { from, to, currency, ...filters } = query;
-    return {
-      ...toItemFilter(filters),
-      ...parseRange({ from, to }),
-      currency: (currency ?? config.currency).toUpperCase(),
-    };
-  };
+  const filterOf = (query: Static<typeof SummaryQuery>) => ({
+    ...toItemFilter(query),
+    currency: (query.currency ?? config.currency).toUpperCase(),
+  });
 
   app.get(
     '/reports/summary',
@@ -77,10 +59,12 @@ export const reportRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async
       },
     },
     async (request) => {
-      const { by, ...query } = request.query;
-      const rows = await breakdown(db, filterOf(query), by);
+      const rows = await breakdown(db, filterOf(request.query), request.query.by);
       const total = rows.reduce((sum, r) => sum + r.amount, 0);
-      return ok(rows.map((r) => ({ ...r, percentage: percentage(r.amount, total) })));
+      // Each row's share of the total, two decimals.
+      const percentage = (amount: number) =>
+        total === 0 ? 0 : Math.round((amount / total) * 10000) / 100;
+      return ok(rows.map((r) => ({ ...r, percentage: percentage(r.amount) })));
     },
   );
 
@@ -97,8 +81,8 @@ export const reportRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async
       },
     },
     async (request) => {
-      const { interval, ...query } = request.query;
-      const filter = filterOf(query);
+      const { interval, from, to } = request.query;
+      const filter = filterOf(request.query);
       if (filter.from && filter.to) {
         const days = (filter.to.getTime() - filter.from.getTime()) / 86_400_000;
         if (days / DAYS_PER[interval] > MAX_INTERVALS)
@@ -106,7 +90,51 @@ export const reportRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async
             `The range has more than ${MAX_INTERVALS} ${interval}s; narrow it or take a longer interval`,
           );
       }
-      return ok(await trend(db, filter, interval, { from: query.from, to: query.to }));
+      return ok(await trend(db, filter, interval, { from, to }));
+    },
+  );
+
+  app.get(
+    '/status',
+    {
+      schema: {
+        operationId: 'getStatus',
+        summary: 'State of the billing service',
+        description: 'totalAmount counts the items in the configured currency (cents).',
+        response: responses({ 200: StatusSchema }),
+      },
+    },
+    async () => {
+      const stored = await countStored(db, config.currency);
+      return ok({
+        initialized: true,
+        config: { version: 1, currency: config.currency },
+        totalItems: stored.items,
+        totalCategories: stored.categories,
+        totalSyncJobs: stored.syncJobs,
+        totalAmount: stored.totalAmount,
+        currency: config.currency,
+        storageType: storage,
+      });
+    },
+  );
+
+  app.get(
+    '/search',
+    {
+      schema: {
+        operationId: 'search',
+        summary: 'Search items by name, description, provider, category and tags',
+        description:
+          'Case-insensitive; name matches first (exact, prefix, contains), then the rest; newest first within a rank.',
+        querystring: SearchQuery,
+        response: responses({ 200: Type.Array(ItemSchema) }),
+      },
+    },
+    async (request) => {
+      const term = request.query.q.trim().toLowerCase();
+      if (term === '') throw badRequest('q (the search term) must not be empty');
+      return ok((await searchItems(db, term, request.query.limit)).map(toItem));
     },
   );
 };

@@ -1,32 +1,61 @@
+import { badRequest, newId, notFound, ok, parseInstant, responses, Type } from '@platform/core';
+import { ProviderError, type Adapter, type SyncRequest } from '../adapters/adapter.js';
+import { anthropicAdapter } from '../adapters/anthropic.js';
+import { focusAdapter } from '../adapters/focus.js';
+import { openaiAdapter } from '../adapters/openai.js';
+import type { BillingRoutes, SyncJobRow } from '../database.js';
+import { upsertProviderItems } from '../repositories/items.js';
 import {
-  badRequest,
-  newId,
-  notFound,
-  ok,
-  parseInstant,
-  responses,
-  Type,
-  type ServiceRoutes,
-} from '@platform/core';
-import { adapters as makeAdapters } from '../adapters/index.js';
-import type { BillingConfig } from '../config.js';
-import type { BillingDatabase } from '../database.js';
-import { toSyncJob } from '../mappers.js';
-import { findSyncJob, insertSyncJob, listSyncJobs } from '../repositories/sync-jobs.js';
-import { runSync } from '../run-sync.js';
+  findSyncJob,
+  finishSyncJob,
+  insertSyncJob,
+  listSyncJobs,
+} from '../repositories/sync-jobs.js';
 import {
   AdapterSchema,
   SyncJobListQuery,
   SyncJobParams,
   SyncJobSchema,
   SyncRequestSchema,
+  type SyncJob,
 } from '../schemas/sync.js';
 
-export const syncRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
-  app,
-  { db, config },
-) => {
-  const adapters = makeAdapters(config);
+const toSyncJob = (row: SyncJobRow): SyncJob => ({
+  ...row,
+  itemsCreated: row.items_created,
+  itemsUpdated: row.items_updated,
+  projectId: row.project_id,
+  startedAt: row.started_at.toISOString(),
+  completedAt: row.completed_at?.toISOString() ?? null,
+});
+
+export const syncRoutes: BillingRoutes = async (app, { db, config }) => {
+  /** The sync adapters by name, in the order GET /sync/adapters lists them. */
+  const adapters: Record<string, Adapter> = {
+    openai: openaiAdapter(config.openaiUrl),
+    anthropic: anthropicAdapter(config.anthropicUrl),
+    focus: focusAdapter,
+  };
+  const adapterNames = Object.keys(adapters).join(', ');
+
+  /**
+   * Fetches the adapter's items, upserts them by (provider, providerRef) in one transaction and
+   * finishes the job: completed with the counts, or failed with a message that never carries the
+   * token (a provider's own words, or a pointer to the log for anything else).
+   */
+  async function runSync(jobId: string, adapter: Adapter, request: SyncRequest) {
+    try {
+      const items = (await adapter.fetch(request)).map((item) => ({ ...item, id: newId(12) }));
+      const counts = await upsertProviderItems(db, adapter.name, items);
+      await finishSyncJob(db, jobId, { status: 'completed', ...counts });
+    } catch (error) {
+      const provider = error instanceof ProviderError;
+      if (!provider) app.log.error({ err: error, job: jobId }, 'sync failed');
+      const message = provider ? error.message : 'The sync failed; see the service log';
+      await finishSyncJob(db, jobId, { status: 'failed', error: message });
+    }
+  }
+
   const running = new Set<Promise<void>>();
   // Closing waits for syncs under way, so that none writes to a closed database.
   app.addHook('onClose', async () => {
@@ -46,30 +75,15 @@ export const syncRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
       },
     },
     async (request, reply) => {
-      const { provider, token, projectId, csv } = request.body;
+      const { provider, token, projectId, csv, from, to } = request.body;
       const adapter = adapters[provider];
-      if (!adapter)
-        throw badRequest(
-          `Unknown provider ${provider}; adapters: ${Object.keys(adapters).join(', ')}`,
-        );
+      if (!adapter) throw badRequest(`Unknown provider ${provider}; adapters: ${adapterNames}`);
       if (adapter.needsToken && !token) throw badRequest(`${provider} needs a token`);
-      const from = parseInstant(request.body.from, 'from', 'from');
-      const to = parseInstant(request.body.to, 'to', 'to');
-      if (from > to) throw badRequest('from must not be after to');
-      const job = await insertSyncJob(db, {
-        id: newId(12),
-        provider,
-        from: request.body.from,
-        to: request.body.to,
-        projectId: projectId ?? null,
-      });
-      const work: Promise<void> = runSync(db, app.log, job.id, adapter, {
-        token,
-        from,
-        to,
-        projectId,
-        csv,
-      })
+      const range = { from: parseInstant(from, 'from', 'from'), to: parseInstant(to, 'to', 'to') };
+      if (range.from > range.to) throw badRequest('from must not be after to');
+      const columns = { id: newId(12), provider, from, to, project_id: projectId };
+      const job = await insertSyncJob(db, columns);
+      const work: Promise<void> = runSync(job.id, adapter, { ...range, token, projectId, csv })
         .catch((error: unknown) =>
           app.log.error({ err: error, job: job.id }, 'sync job could not be finished'),
         )
@@ -89,11 +103,7 @@ export const syncRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
         response: responses({ 200: Type.Array(SyncJobSchema) }),
       },
     },
-    async (request) => {
-      const { provider, limit, offset } = request.query;
-      const rows = await listSyncJobs(db, { provider }, { limit, offset });
-      return ok(rows.map(toSyncJob));
-    },
+    async ({ query }) => ok((await listSyncJobs(db, query.provider, query)).map(toSyncJob)),
   );
 
   app.get(
@@ -122,14 +132,7 @@ export const syncRoutes: ServiceRoutes<BillingDatabase, BillingConfig> = async (
         response: responses({ 200: Type.Array(AdapterSchema) }),
       },
     },
-    async () =>
-      ok(
-        Object.values(adapters).map(({ name, description, needsToken, baseUrl }) => ({
-          name,
-          description,
-          needsToken,
-          baseUrl,
-        })),
-      ),
+    // The response schema keeps name, description, needsToken and baseUrl.
+    async () => ok(Object.values(adapters)),
   );
 };

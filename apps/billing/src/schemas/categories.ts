@@ -1,15 +1,11 @@
 import { Name, Nullable, StampsAt, Type, type Static } from '@platform/core';
 
-const Fields = {
-  name: Name('category name'),
-  description: Nullable(Type.String({ maxLength: 2000 })),
-  color: Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#rrggbb' })),
-};
-
 export const CategoryInputSchema = Type.Object({
-  name: Fields.name,
-  description: Type.Optional(Fields.description),
-  color: Type.Optional(Fields.color),
+  name: Name('category name'),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  color: Type.Optional(
+    Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#rrggbb' })),
+  ),
 });
 export const CategoryUpdateSchema = Type.Partial(CategoryInputSchema);
 

@@ -1,19 +1,31 @@
 import {
+  badRequest,
   Instant,
   IsoTimestamp,
+  newId,
   Nullable,
   PagedQuery,
+  parseInstant,
+  parseRange,
   StampsAt,
+  stampsAt,
   Type,
   type Static,
 } from '@platform/core';
+import type { ItemChanges, ItemRow, NewItem } from '../database.js';
+import type { ItemFilter } from '../repositories/items.js';
 
-export const PERIODS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
+const PERIODS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 
 const Label = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+export const Currency = (description: string) =>
+  Type.String({ pattern: '^[A-Za-z]{3}$', description });
+/** A day as YYYY-MM-DD. */
+export const Day = (description: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
 
-/** The fields of an item as a client sends them (the titles name them in validation messages). */
-export const ItemFields = {
+/** An item as a client sends it: name and amount, the rest optional (titles name fields in errors). */
+export const ItemInputSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, title: 'name' }),
   amount: Type.Integer({
     minimum: -Number.MAX_SAFE_INTEGER,
@@ -21,39 +33,22 @@ export const ItemFields = {
     title: 'amount',
     description: 'Integer number of cents (negative for a credit)',
   }),
-  currency: Type.String({
-    pattern: '^[A-Za-z]{3}$',
-    description: 'ISO 4217 code; the configured currency by default',
-  }),
-  provider: Nullable(Label('Who bills it, e.g. openai')),
-  providerRef: Nullable(Label("The provider's id of the charge; unique per provider")),
-  tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50 }),
-  description: Nullable(Type.String({ maxLength: 2000 })),
-  recurring: Type.Boolean(),
-  period: Nullable(Type.Enum([...PERIODS], { description: 'Required when recurring' })),
-  date: Instant('When it was spent; now by default'),
-  category: Nullable(Label('Category name')),
-  service: Nullable(Label('The platform service it is for')),
-  stageApp: Nullable(Label('The sandbox app it is for')),
-  author: Nullable(Label('Who spent it')),
-};
-
-const F = ItemFields;
-export const ItemInputSchema = Type.Object({
-  name: F.name,
-  amount: F.amount,
-  currency: Type.Optional(F.currency),
-  provider: Type.Optional(F.provider),
-  providerRef: Type.Optional(F.providerRef),
-  tags: Type.Optional(F.tags),
-  description: Type.Optional(F.description),
-  recurring: Type.Optional(F.recurring),
-  period: Type.Optional(F.period),
-  date: Type.Optional(F.date),
-  category: Type.Optional(F.category),
-  service: Type.Optional(F.service),
-  stageApp: Type.Optional(F.stageApp),
-  author: Type.Optional(F.author),
+  ...Type.Partial(
+    Type.Object({
+      currency: Currency('ISO 4217 code; the configured currency by default'),
+      provider: Nullable(Label('Who bills it, e.g. openai')),
+      providerRef: Nullable(Label("The provider's id of the charge; unique per provider")),
+      tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50 }),
+      description: Nullable(Type.String({ maxLength: 2000 })),
+      recurring: Type.Boolean(),
+      period: Nullable(Type.Enum([...PERIODS], { description: 'Required when recurring' })),
+      date: Instant('When it was spent; now by default'),
+      category: Nullable(Label('Category name')),
+      service: Nullable(Label('The platform service it is for')),
+      stageApp: Nullable(Label('The sandbox app it is for')),
+      author: Nullable(Label('Who spent it')),
+    }),
+  ).properties,
 });
 export type ItemInput = Static<typeof ItemInputSchema>;
 export const ItemUpdateSchema = Type.Partial(ItemInputSchema);
@@ -79,6 +74,16 @@ export const ItemSchema = Type.Object({
 });
 export type Item = Static<typeof ItemSchema>;
 
+/** An item row as the API shows it (the response schema leaves the columns' own names out). */
+export const toItem = (row: ItemRow): Item => ({
+  ...row,
+  amount: Number(row.amount),
+  providerRef: row.provider_ref,
+  date: row.date.toISOString(),
+  stageApp: row.stage_app,
+  ...stampsAt(row.created_at, row.updated_at),
+});
+
 /** The query filters shared by item lists and reports. */
 export const ItemFilterQuery = {
   category: Type.Optional(Type.String()),
@@ -89,7 +94,18 @@ export const ItemFilterQuery = {
   recurring: Type.Optional(Type.Boolean()),
   tags: Type.Optional(Type.String({ description: 'Comma-separated: items with all of them' })),
 };
-export type ItemFilterParams = Static<Type.TObject<typeof ItemFilterQuery>>;
+
+type ItemQuery = Static<Type.TObject<typeof ItemFilterQuery>> & { from?: string; to?: string };
+
+/** The item filters of a query: `tags` is a comma-separated list, `from` and `to` are instants. */
+export const toItemFilter = ({ from, to, tags, ...filters }: ItemQuery): ItemFilter => ({
+  ...filters,
+  ...parseRange({ from, to }),
+  tags: tags
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean),
+});
 
 export const ItemListQuery = PagedQuery({
   ...ItemFilterQuery,
@@ -108,3 +124,32 @@ export const SearchQuery = Type.Object({
   q: Type.String({ maxLength: 200, title: 'the search term' }),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'At most (1-1000)' }),
 });
+
+export function checkPeriod(recurring: boolean, period: string | null) {
+  if (recurring && !period) throw badRequest('period is required when recurring is true');
+}
+
+/** The columns of the fields sent, for a create and an update (undefined ones are left alone). */
+export const columnsOf = (input: ItemUpdate): ItemChanges => ({
+  name: input.name,
+  amount: input.amount,
+  currency: input.currency?.toUpperCase(),
+  provider: input.provider,
+  provider_ref: input.providerRef,
+  tags: input.tags && [...new Set(input.tags)],
+  description: input.description,
+  recurring: input.recurring,
+  period: input.period,
+  date: input.date === undefined ? undefined : parseInstant(input.date, 'date', 'from'),
+  category: input.category,
+  service: input.service,
+  stage_app: input.stageApp,
+  author: input.author,
+});
+
+/** Columns of a new item: the defaults are the configured currency, now (and not recurring). */
+export function newItem(input: ItemInput, defaultCurrency: string): NewItem {
+  checkPeriod(input.recurring ?? false, input.period ?? null);
+  const { currency = defaultCurrency, date = new Date(), ...columns } = columnsOf(input);
+  return { ...columns, id: newId(12), name: input.name, amount: input.amount, currency, date };
+}

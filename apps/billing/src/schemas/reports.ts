@@ -1,24 +1,13 @@
 import { Nullable, Type } from '@platform/core';
 import { BREAKDOWN_KEYS, INTERVALS, NONE } from '../repositories/reports.js';
-import { ItemFilterQuery } from './items.js';
-
-const Day = (description: string) =>
-  Type.String({
-    pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: `${description} (YYYY-MM-DD, inclusive)`,
-  });
+import { Currency, Day, ItemFilterQuery } from './items.js';
 
 /** The query of every report: the item filters, whole days and one currency. */
 export const ReportQueryFields = {
   ...ItemFilterQuery,
-  from: Type.Optional(Day('First day')),
-  to: Type.Optional(Day('Last day')),
-  currency: Type.Optional(
-    Type.String({
-      pattern: '^[A-Za-z]{3}$',
-      description: 'The currency counted; the configured one by default',
-    }),
-  ),
+  from: Type.Optional(Day('First day (YYYY-MM-DD, inclusive)')),
+  to: Type.Optional(Day('Last day (YYYY-MM-DD, inclusive)')),
+  currency: Type.Optional(Currency('The currency counted; the configured one by default')),
 };
 
 export const SummaryQuery = Type.Object(ReportQueryFields);
@@ -52,4 +41,15 @@ export const TrendPointSchema = Type.Object({
   date: Type.String(),
   amount: Type.Integer({ description: 'Cents' }),
   count: Type.Integer(),
+});
+
+export const StatusSchema = Type.Object({
+  initialized: Type.Boolean(),
+  config: Type.Object({ version: Type.Integer(), currency: Type.String() }),
+  totalItems: Type.Integer(),
+  totalCategories: Type.Integer(),
+  totalSyncJobs: Type.Integer(),
+  totalAmount: Type.Integer({ description: 'Cents, of the items in the configured currency' }),
+  currency: Type.String(),
+  storageType: Type.Enum(['pglite', 'postgres']),
 });

@@ -1,17 +1,11 @@
 import { IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
 import { SYNC_JOB_STATUSES } from '../database.js';
-
-const Day = (description: string) =>
-  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+import { Day } from './items.js';
 
 export const SyncRequestSchema = Type.Object({
   provider: Type.String({ title: 'provider', description: 'An adapter (GET /sync/adapters)' }),
   token: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 1000,
-      description: "The provider's access token",
-    }),
+    Type.String({ minLength: 1, maxLength: 1000, description: "The provider's access token" }),
   ),
   from: Day('First day (YYYY-MM-DD)'),
   to: Day('Last day (YYYY-MM-DD), inclusive'),

@@ -1,30 +1,22 @@
+import { sql } from '@platform/db';
 import type { CatalogDb } from '../database.js';
 
 /**
  * The dependencies (ids, in the order they were added) of each service given, in one query
  * whatever their number: what a list of services needs to avoid a query per service.
  */
-export async function dependenciesOf(
-  db: CatalogDb,
-  serviceIds: readonly string[],
-): Promise<Map<string, string[]>> {
-  const byService = new Map<string, string[]>();
-  if (serviceIds.length === 0) return byService;
-  const edges = await db
+export async function dependenciesOf(db: CatalogDb, serviceIds: string[]) {
+  if (serviceIds.length === 0) return new Map<string, string[]>();
+  const rows = await db
     .selectFrom('dependencies')
-    .select(['service_id', 'depends_on_id'])
+    .select(['service_id', sql<string[]>`array_agg(depends_on_id order by seq)`.as('ids')])
     .where('service_id', 'in', serviceIds)
-    .orderBy('seq')
+    .groupBy('service_id')
     .execute();
-  for (const edge of edges) {
-    const ids = byService.get(edge.service_id);
-    if (ids) ids.push(edge.depends_on_id);
-    else byService.set(edge.service_id, [edge.depends_on_id]);
-  }
-  return byService;
+  return new Map(rows.map((row) => [row.service_id, row.ids]));
 }
 
-export async function dependencyIds(db: CatalogDb, serviceId: string): Promise<string[]> {
+export async function dependencyIds(db: CatalogDb, serviceId: string) {
   return (await dependenciesOf(db, [serviceId])).get(serviceId) ?? [];
 }
 
@@ -38,11 +30,7 @@ export async function addDependency(db: CatalogDb, serviceId: string, targetId: 
 }
 
 /** false when the service did not depend on the target. */
-export async function removeDependency(
-  db: CatalogDb,
-  serviceId: string,
-  targetId: string,
-): Promise<boolean> {
+export async function removeDependency(db: CatalogDb, serviceId: string, targetId: string) {
   const removed = await db
     .deleteFrom('dependencies')
     .where('service_id', '=', serviceId)
@@ -52,11 +40,7 @@ export async function removeDependency(
 }
 
 /** Replaces the dependencies of a service by the targets, in their order (run in a transaction). */
-export async function replaceDependencies(
-  db: CatalogDb,
-  serviceId: string,
-  targetIds: readonly string[],
-) {
+export async function replaceDependencies(db: CatalogDb, serviceId: string, targetIds: string[]) {
   await db.deleteFrom('dependencies').where('service_id', '=', serviceId).execute();
   if (targetIds.length > 0)
     await db

@@ -2,11 +2,6 @@ import { sql } from '@platform/db';
 import { SCHEMA, type CatalogDb } from '../database.js';
 import type { Direction } from '../schemas/dependencies.js';
 
-export interface DependencyGraph {
-  nodes: Array<{ id: string; name: string; depth: number }>;
-  edges: Array<{ from: string; to: string }>;
-}
-
 /**
  * The services reachable from `rootId`, each at its shortest distance, in one recursive query.
  * Each step of the recursion carries the whole frontier (the services first reached at that
@@ -21,7 +16,7 @@ export async function dependencyGraph(
   rootId: string,
   direction: Direction,
   maxDepth: number | null,
-): Promise<DependencyGraph> {
+) {
   // Raw SQL is not schema-qualified by withSchema, so the tables are named in full.
   const deps = sql.table(`${SCHEMA}.dependencies`);
   const services = sql.table(`${SCHEMA}.services`);

@@ -1,34 +1,11 @@
-import { findByIdOrName } from '@platform/core';
-import { jsonb, sql } from '@platform/db';
-import type { CatalogDb, ServiceRow } from '../database.js';
+import { findByIdOrName, notFound, type Static } from '@platform/core';
+import { jsonb, sql, type Insertable, type Updateable } from '@platform/db';
+import type { CatalogDb, ServiceRow, ServicesTable } from '../database.js';
+import type { ServiceListQuery } from '../schemas/services.js';
 import { dependenciesOf, replaceDependencies } from './dependencies.js';
 
 /** A service with what the API shows of its links: system and owner by name, dependencies as ids. */
-export interface ServiceWithLinks extends ServiceRow {
-  system: string | null;
-  owner: string | null;
-  dependencies: string[];
-}
-
-export interface ServiceFilter {
-  /** Name of its system, any case. */
-  system?: string;
-  /** Name of its owner, any case. */
-  owner?: string;
-  tag?: string;
-}
-
-export interface NewService {
-  id: string;
-  name: string;
-  description: string | null;
-  tags: string[];
-  systemId: string | null;
-  ownerId: string | null;
-}
-
-/** The fields to change; those left undefined keep their value, null clears. */
-export type ServiceChanges = Partial<Omit<NewService, 'id'>>;
+export type ServiceWithLinks = Awaited<ReturnType<typeof listServices>>[number];
 
 function selectWithNames(db: CatalogDb) {
   return db
@@ -40,23 +17,14 @@ function selectWithNames(db: CatalogDb) {
 }
 
 /** Adds the dependencies of all the services in one more query (never one per service). */
-async function withDependencies(
-  db: CatalogDb,
-  rows: Array<Omit<ServiceWithLinks, 'dependencies'>>,
-): Promise<ServiceWithLinks[]> {
-  const dependencies = await dependenciesOf(
-    db,
-    rows.map((row) => row.id),
-  );
+async function withDependencies<Row extends { id: string }>(db: CatalogDb, rows: Row[]) {
+  const ids = rows.map((row) => row.id);
+  const dependencies = await dependenciesOf(db, ids);
   return rows.map((row) => ({ ...row, dependencies: dependencies.get(row.id) ?? [] }));
 }
 
 /** A page of services by name: two queries, however long the page. */
-export async function listServices(
-  db: CatalogDb,
-  filter: ServiceFilter,
-  page: { limit: number; offset: number },
-): Promise<ServiceWithLinks[]> {
+export async function listServices(db: CatalogDb, filter: Static<typeof ServiceListQuery>) {
   let query = selectWithNames(db);
   if (filter.system !== undefined)
     query = query.where(sql`lower(sy.name)`, '=', filter.system.toLowerCase());
@@ -66,15 +34,17 @@ export async function listServices(
     query = query.where(sql<boolean>`s.tags @> ${jsonb([filter.tag])}::jsonb`);
   const rows = await query
     .orderBy(sql`lower(s.name)`)
-    .limit(page.limit)
-    .offset(page.offset)
+    .limit(filter.limit)
+    .offset(filter.offset)
     .execute();
   return withDependencies(db, rows);
 }
 
-export async function getService(db: CatalogDb, id: string): Promise<ServiceWithLinks | undefined> {
+/** The service with its links; NOT_FOUND when there is none (any more). */
+export async function getService(db: CatalogDb, id: string) {
   const row = await selectWithNames(db).where('s.id', '=', id).executeTakeFirst();
-  return row && (await withDependencies(db, [row]))[0];
+  if (!row) throw notFound('Service', id);
+  return (await withDependencies(db, [row]))[0];
 }
 
 /** The service with that id, else that name in any case; NOT_FOUND `Service not found: x`. */
@@ -82,17 +52,10 @@ export const findService = (db: CatalogDb, idOrName: string) =>
   findByIdOrName<ServiceRow>(db, 'services', idOrName, 'Service');
 
 /** The stored service, or undefined when its name is taken (in any case). */
-export function insertService(db: CatalogDb, service: NewService): Promise<ServiceRow | undefined> {
+export function insertService(db: CatalogDb, service: Insertable<ServicesTable>) {
   return db
     .insertInto('services')
-    .values({
-      id: service.id,
-      name: service.name,
-      description: service.description,
-      tags: jsonb(service.tags),
-      system_id: service.systemId,
-      owner_id: service.ownerId,
-    })
+    .values({ ...service, tags: jsonb(service.tags) })
     .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -105,20 +68,13 @@ export function insertService(db: CatalogDb, service: NewService): Promise<Servi
 export async function updateService(
   db: CatalogDb,
   id: string,
-  changes: ServiceChanges,
-  dependencies?: readonly string[],
+  changes: Updateable<ServicesTable>,
+  dependencies?: string[],
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('services')
-      .set({
-        name: changes.name,
-        description: changes.description,
-        tags: changes.tags && jsonb(changes.tags),
-        system_id: changes.systemId,
-        owner_id: changes.ownerId,
-        updated_at: sql`now()`,
-      })
+      .set({ ...changes, tags: changes.tags && jsonb(changes.tags), updated_at: sql`now()` })
       .where('id', '=', id)
       .execute();
     if (dependencies !== undefined) await replaceDependencies(trx, id, dependencies);
@@ -128,14 +84,4 @@ export async function updateService(
 /** Removes the service; the dependencies on it and its own go with it (ON DELETE CASCADE). */
 export async function deleteService(db: CatalogDb, id: string): Promise<void> {
   await db.deleteFrom('services').where('id', '=', id).execute();
-}
-
-/** The services (id and name, by name) of a system or an owner. */
-export function servicesLinkedTo(db: CatalogDb, link: 'system_id' | 'owner_id', id: string) {
-  return db
-    .selectFrom('services')
-    .select(['id', 'name'])
-    .where(link, '=', id)
-    .orderBy(sql`lower(name)`)
-    .execute();
 }

@@ -77,14 +77,9 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
     },
     async (request) => {
       const root = await findService(db, request.params.idOrName);
-      const { direction, depth } = request.query;
-      const graph = await dependencyGraph(db, root.id, direction, depth ?? null);
-      return ok({
-        root: { id: root.id, name: root.name },
-        direction,
-        depth: depth ?? null,
-        ...graph,
-      });
+      const { direction, depth = null } = request.query;
+      const graph = await dependencyGraph(db, root.id, direction, depth);
+      return ok({ root: { id: root.id, name: root.name }, direction, depth, ...graph });
     },
   );
 };

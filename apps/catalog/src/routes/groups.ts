@@ -1,102 +1,69 @@
 import {
   conflict,
-  IdOrNameParams,
   nameTaken,
+  findByIdOrName,
+  IdOrNameParams,
   newId,
-  notFound,
   ok,
   orConflict,
+  PagedQuery,
   responses,
   stampsAt,
   Type,
   type ServiceRoutes,
-  type TSchema,
 } from '@platform/core';
 import { isForeignKeyViolation } from '@platform/db';
-import type { CatalogDatabase, CatalogDb, OwnerRow, SystemRow } from '../database.js';
+import type { CatalogDatabase, GroupRow } from '../database.js';
 import {
-  deleteOwner,
-  findOwner,
-  insertOwner,
-  listOwners,
-  servicesOfOwner,
-  updateOwner,
-  type OwnerFields,
-} from '../repositories/owners.js';
-import {
-  deleteSystem,
-  findSystem,
-  insertSystem,
-  listSystems,
-  servicesOfSystem,
-  updateSystem,
-  type SystemFields,
-} from '../repositories/systems.js';
-import { PageQuerySchema } from '../schemas/common.js';
-import {
-  OwnerInputSchema,
-  OwnerSchema,
-  OwnerUpdateSchema,
-  OwnerWithServicesSchema,
-  type Owner,
-} from '../schemas/owners.js';
-import {
-  SystemInputSchema,
-  SystemSchema,
-  SystemUpdateSchema,
-  SystemWithServicesSchema,
-  type System,
-} from '../schemas/systems.js';
+  deleteGroup,
+  insertGroup,
+  listGroups,
+  servicesOf,
+  updateGroup,
+  type GroupFields,
+  type GroupTable,
+  type NewGroup,
+} from '../repositories/groups.js';
+import { OwnerSchemas, SystemSchemas, type GroupSchemas } from '../schemas/groups.js';
+
+/** A record as shown: its own columns as they are, the stamps as ISO text. */
+const toRecord = ({ created_at, updated_at, ...fields }: GroupRow) => ({
+  ...fields,
+  ...stampsAt(created_at, updated_at),
+});
 
 /**
  * Systems and owners: named records that services point at. Both have the same five routes; a
  * get answers with the services that point at the record, and a delete is refused (409, naming
- * them) while any does.
+ * them) while any does. `resource` (`System`) is in messages and operation ids.
  */
-interface Group<Row extends { id: string; name: string }, Fields extends { name: string }> {
-  /** `System`: in messages and (with `plural`) in operation ids. */
-  resource: 'System' | 'Owner';
-  plural: 'Systems' | 'Owners';
-  schemas: { Record: TSchema; WithServices: TSchema; Input: TSchema; Update: TSchema };
-  toRecord: (row: Row) => object;
-  list: (db: CatalogDb, page: { limit: number; offset: number }) => Promise<Row[]>;
-  find: (db: CatalogDb, idOrName: string) => Promise<Row | undefined>;
-  /** undefined when the name is taken. */
-  insert: (db: CatalogDb, id: string, fields: Fields) => Promise<Row | undefined>;
-  update: (db: CatalogDb, id: string, fields: Partial<Fields>) => Promise<Row>;
-  remove: (db: CatalogDb, id: string) => Promise<void>;
-  services: (db: CatalogDb, id: string) => Promise<Array<{ id: string; name: string }>>;
-}
-
-function groupRoutes<Row extends { id: string; name: string }, Fields extends { name: string }>(
-  group: Group<Row, Fields>,
+function groupRoutes(
+  table: GroupTable,
+  resource: 'System' | 'Owner',
+  schemas: GroupSchemas,
 ): ServiceRoutes<CatalogDatabase> {
-  const { resource, plural, schemas } = group;
-  const path = `/${plural.toLowerCase()}`;
+  const path = `/${table}`;
   const noun = resource.toLowerCase();
+  const taken = (name: string) => nameTaken(noun, name);
 
   return async (app, { db }) => {
-    const find = async (idOrName: string) => {
-      const row = await group.find(db, idOrName);
-      if (!row) throw notFound(resource, idOrName);
-      return row;
-    };
-    const withServices = async (row: Row) => ({
-      ...group.toRecord(row),
-      services: await group.services(db, row.id),
+    const find = (idOrName: string) => findByIdOrName<GroupRow>(db, table, idOrName, resource);
+    const withServices = async (row: GroupRow) => ({
+      ...toRecord(row),
+      services: await servicesOf(db, table, row.id),
     });
 
     app.get(
       path,
       {
         schema: {
-          operationId: `list${plural}`,
-          summary: `List ${plural.toLowerCase()} by name`,
-          querystring: PageQuerySchema,
+          operationId: `list${resource}s`,
+          summary: `List ${table} by name`,
+          querystring: PagedQuery({}),
           response: responses({ 200: Type.Array(schemas.Record) }),
         },
       },
-      async (request) => ok((await group.list(db, request.query)).map(group.toRecord)),
+      async (request) => ok((await listGroups(db, table, request.query)).map(toRecord)),
     );
 
     app.post(
@@ -110,10 +77,10 @@ function groupRoutes<Row extends { id: string; name: string }, Fields extends { 
         },
       },
       async (request, reply) => {
-        const fields = request.body as Fields;
-        const row = await group.insert(db, newId(), fields);
-        if (!row) throw conflict(nameTaken(resource, fields.name));
-        return reply.code(201).send(ok(group.toRecord(row)));
+        const fields = request.body as NewGroup;
+        const row = await insertGroup(db, table, newId(), fields);
+        if (!row) throw conflict(taken(fields.name));
+        return reply.code(201).send(ok(toRecord(row)));
       },
     );
 
@@ -144,11 +111,11 @@ function groupRoutes<Row extends { id: string; name: string }, Fields extends { 
       },
       async (request) => {
         const { id } = await find(request.params.idOrName);
-        const fields = request.body as Partial<Fields>;
-        const update = group.update(db, id, fields);
+        const fields = request.body as GroupFields;
+        const update = updateGroup(db, table, id, fields);
         const row = await (fields.name === undefined
           ? update
-          : orConflict(update, nameTaken(resource, fields.name)));
+          : orConflict(update, taken(fields.name)));
         return ok(await withServices(row));
       },
     );
@@ -166,68 +133,22 @@ function groupRoutes<Row extends { id: string; name: string }, Fields extends { 
       },
       async (request) => {
         const row = await find(request.params.idOrName);
-        const services = await group.services(db, row.id);
-        if (services.length > 0)
-          throw conflict(
-            `${resource} ${row.name} still has services: ${services.map((s) => s.name).join(', ')}`,
-          );
+        const names = (await servicesOf(db, table, row.id)).map((service) => service.name);
+        if (names.length > 0)
+          throw conflict(`${resource} ${row.name} still has services: ${names.join(', ')}`);
         try {
-          await group.remove(db, row.id);
+          await deleteGroup(db, table, row.id);
         } catch (error) {
           // A service joined it between the check and the delete (the foreign key refuses).
           if (isForeignKeyViolation(error))
             throw conflict(`${resource} ${row.name} still has services`);
           throw error;
         }
-        return ok(group.toRecord(row));
+        return ok(toRecord(row));
       },
     );
   };
 }
 
-export const systemRoutes = groupRoutes<SystemRow, SystemFields>({
-  resource: 'System',
-  plural: 'Systems',
-  schemas: {
-    Record: SystemSchema,
-    WithServices: SystemWithServicesSchema,
-    Input: SystemInputSchema,
-    Update: SystemUpdateSchema,
-  },
-  toRecord: (row): System => ({
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    ...stampsAt(row.created_at, row.updated_at),
-  }),
-  list: listSystems,
-  find: findSystem,
-  insert: insertSystem,
-  update: updateSystem,
-  remove: deleteSystem,
-  services: servicesOfSystem,
-});
-
-export const ownerRoutes = groupRoutes<OwnerRow, OwnerFields>({
-  resource: 'Owner',
-  plural: 'Owners',
-  schemas: {
-    Record: OwnerSchema,
-    WithServices: OwnerWithServicesSchema,
-    Input: OwnerInputSchema,
-    Update: OwnerUpdateSchema,
-  },
-  toRecord: (row): Owner => ({
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    team: row.team,
-    ...stampsAt(row.created_at, row.updated_at),
-  }),
-  list: listOwners,
-  find: findOwner,
-  insert: insertOwner,
-  update: updateOwner,
-  remove: deleteOwner,
-  services: servicesOfOwner,
-});
+export const systemRoutes = groupRoutes('systems', 'System', SystemSchemas);
+export const ownerRoutes = groupRoutes('owners', 'Owner', OwnerSchemas);

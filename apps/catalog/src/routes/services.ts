@@ -4,7 +4,6 @@ import {
   IdOrNameParams,
   nameTaken,
   newId,
-  notFound,
   ok,
   orConflict,
   responses,
@@ -13,7 +12,7 @@ import {
   type ServiceRoutes,
 } from '@platform/core';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
-import { findOwner } from '../repositories/owners.js';
+import { findGroup } from '../repositories/groups.js';
 import {
   deleteService,
   findService,
@@ -23,7 +22,6 @@ import {
   updateService,
   type ServiceWithLinks,
 } from '../repositories/services.js';
-import { findSystem } from '../repositories/systems.js';
 import {
   ServiceInputSchema,
   ServiceListQuery,
@@ -32,44 +30,24 @@ import {
   type Service,
 } from '../schemas/services.js';
 
+/** The service as shown (the reply keeps only the fields of ServiceSchema). */
 const toService = (row: ServiceWithLinks): Service => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  tags: row.tags,
-  system: row.system,
-  owner: row.owner,
-  dependencies: row.dependencies,
+  ...row,
   ...stampsAt(row.created_at, row.updated_at),
 });
 
 /** The values in the order given, repeats dropped (tags, dependencies). */
 const distinct = (values: string[]) => [...new Set(values)];
 
-/** Looks up the system or owner a service is to point at; BAD_REQUEST naming it when unknown. */
-async function linked<Row>(
-  find: (db: CatalogDb, idOrName: string) => Promise<Row | undefined>,
-  db: CatalogDb,
-  kind: 'system' | 'owner',
-  idOrName: string,
-): Promise<Row> {
-  const row = await find(db, idOrName);
+/** The system or owner to point at (BAD_REQUEST when unknown); undefined and null pass through. */
+async function linked(db: CatalogDb, kind: 'system' | 'owner', idOrName?: string | null) {
+  if (idOrName == null) return idOrName;
+  const row = await findGroup(db, `${kind}s`, idOrName);
   if (!row) throw badRequest(`Unknown ${kind}: ${idOrName}`);
   return row;
 }
 
 export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
-  const load = async (id: string) => {
-    const service = await getService(db, id);
-    if (!service) throw notFound('Service', id);
-    return service;
-  };
-  /** undefined and null (not sent, cleared) pass through; a name or id becomes the record. */
-  const system = async (idOrName: string | null | undefined) =>
-    idOrName == null ? idOrName : linked(findSystem, db, 'system', idOrName);
-  const owner = async (idOrName: string | null | undefined) =>
-    idOrName == null ? idOrName : linked(findOwner, db, 'owner', idOrName);
-
   app.get(
     '/services',
     {
@@ -81,11 +59,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
         response: responses({ 200: Type.Array(ServiceSchema) }),
       },
     },
-    async (request) => {
-      const { system, owner, tag, limit, offset } = request.query;
-      const rows = await listServices(db, { system, owner, tag }, { limit, offset });
-      return ok(rows.map(toService));
-    },
+    async (request) => ok((await listServices(db, request.query)).map(toService)),
   );
 
   app.post(
@@ -100,24 +74,19 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
     },
     async (request, reply) => {
       const { name, description, tags } = request.body;
-      const systemRow = await system(request.body.system);
-      const ownerRow = await owner(request.body.owner);
+      const system = await linked(db, 'system', request.body.system);
+      const owner = await linked(db, 'owner', request.body.owner);
       const row = await insertService(db, {
         id: newId(),
         name,
-        description: description ?? null,
+        description,
         tags: distinct(tags ?? []),
-        systemId: systemRow?.id ?? null,
-        ownerId: ownerRow?.id ?? null,
+        system_id: system?.id,
+        owner_id: owner?.id,
       });
       if (!row) throw conflict(nameTaken('Service', name));
-      const created = {
-        ...row,
-        system: systemRow?.name ?? null,
-        owner: ownerRow?.name ?? null,
-        dependencies: [],
-      };
-      return reply.code(201).send(ok(toService(created)));
+      const links = { system: system?.name ?? null, owner: owner?.name ?? null, dependencies: [] };
+      return reply.code(201).send(ok(toService({ ...row, ...links })));
     },
   );
 
@@ -132,7 +101,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       },
     },
     async (request) =>
-      ok(toService(await load((await findService(db, request.params.idOrName)).id))),
+      ok(toService(await getService(db, (await findService(db, request.params.idOrName)).id))),
   );
 
   app.put(
@@ -151,29 +120,17 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
     async (request) => {
       const { id } = await findService(db, request.params.idOrName);
       const { name, description, tags, dependencies } = request.body;
-      const systemRow = await system(request.body.system);
-      const ownerRow = await owner(request.body.owner);
-      const targets =
-        dependencies === undefined
-          ? undefined
-          : await Promise.all(
-              distinct(dependencies).map(async (target) => (await findService(db, target)).id),
-            );
+      const system = await linked(db, 'system', request.body.system);
+      const owner = await linked(db, 'owner', request.body.owner);
+      const idOf = async (target: string) => (await findService(db, target)).id;
+      const targets = dependencies && (await Promise.all(distinct(dependencies).map(idOf)));
       if (targets?.includes(id)) throw badRequest('A service cannot depend on itself');
-      const update = updateService(
-        db,
-        id,
-        {
-          name,
-          description,
-          tags: tags && distinct(tags),
-          systemId: systemRow === undefined ? undefined : (systemRow?.id ?? null),
-          ownerId: ownerRow === undefined ? undefined : (ownerRow?.id ?? null),
-        },
-        targets,
-      );
+      // A link not sent stays (undefined), one cleared goes (null).
+      const links = { system_id: system && system.id, owner_id: owner && owner.id };
+      const changes = { name, description, tags: tags && distinct(tags), ...links };
+      const update = updateService(db, id, changes, targets);
       await (name === undefined ? update : orConflict(update, nameTaken('Service', name)));
-      return ok(toService(await load(id)));
+      return ok(toService(await getService(db, id)));
     },
   );
 
@@ -190,7 +147,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       },
     },
     async (request) => {
-      const service = await load((await findService(db, request.params.idOrName)).id);
+      const service = await getService(db, (await findService(db, request.params.idOrName)).id);
       await deleteService(db, service.id);
       return ok(toService(service));
     },

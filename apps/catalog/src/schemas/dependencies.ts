@@ -1,4 +1,4 @@
-import { IdOrNameParams, Nullable, RefSchema, Type, type Static } from '@platform/core';
+import { IdOrNameParams, Nullable, RefSchema, Type } from '@platform/core';
 
 export const DependenciesSchema = Type.Array(Type.String(), {
   description: 'Ids of the services it depends on, in the order they were added',
@@ -33,8 +33,7 @@ export const GraphQuery = Type.Object({
 });
 
 export const GraphNodeSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
+  ...RefSchema.properties,
   depth: Type.Integer({ description: 'Shortest number of steps from the root (0 for the root)' }),
 });
 
@@ -50,4 +49,3 @@ export const GraphSchema = Type.Object({
   nodes: Type.Array(GraphNodeSchema),
   edges: Type.Array(GraphEdgeSchema),
 });
-export type Graph = Static<typeof GraphSchema>;

@@ -11,17 +11,8 @@ export const MATCHES = [
 ] as const;
 
 export const SearchQuery = Type.Object({
-  q: Type.String({
-    maxLength: 200,
-    title: 'the search term',
-    description: 'The search term',
-  }),
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: 1000,
-    default: 20,
-    description: 'Hits (1-1000)',
-  }),
+  q: Type.String({ maxLength: 200, title: 'the search term', description: 'The search term' }),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'Hits (1-1000)' }),
 });
 
 export const SearchHitSchema = Type.Object({
@@ -29,8 +20,6 @@ export const SearchHitSchema = Type.Object({
   name: Type.String(),
   description: Nullable(Type.String()),
   tags: Type.Array(Type.String()),
-  match: Type.Enum(MATCHES, {
-    description: 'What matched, best first: ' + MATCHES.join(', '),
-  }),
+  match: Type.Enum(MATCHES, { description: 'What matched, best first: ' + MATCHES.join(', ') }),
 });
 export type SearchHit = Static<typeof SearchHitSchema>;

@@ -1,5 +1,5 @@
 import { Name, Nullable, PagedQuery, StampsAt, Type, type Static } from '@platform/core';
-import { Description } from './common.js';
+import { Description } from './groups.js';
 
 export const TagsSchema = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
   maxItems: 50,
@@ -15,7 +15,6 @@ export const ServiceInputSchema = Type.Object({
   ),
   owner: Type.Optional(Nullable(Type.String({ description: 'Name (or id) of an existing owner' }))),
 });
-export type ServiceInput = Static<typeof ServiceInputSchema>;
 
 export const ServiceUpdateSchema = Type.Object({
   name: Type.Optional(Name('service name')),
@@ -30,7 +29,6 @@ export const ServiceUpdateSchema = Type.Object({
     }),
   ),
 });
-export type ServiceUpdate = Static<typeof ServiceUpdateSchema>;
 
 export const ServiceSchema = Type.Object({
   id: Type.String(),

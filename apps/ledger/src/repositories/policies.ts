@@ -1,65 +1,39 @@
-import { findByIdOrName } from '@platform/core';
-import { sql } from '@platform/db';
-import type { LedgerDb, PolicyRow } from '../database.js';
-
-export interface NewPolicy {
-  id: string;
-  name: string;
-  retentionDays: number;
-  scope: string;
-  service: string | null;
-  action: PolicyRow['action'];
-}
+import { findByIdOrName, notFound } from '@platform/core';
+import { sql, type Insertable } from '@platform/db';
+import type { LedgerDb, PoliciesTable, PolicyRow } from '../database.js';
 
 /** Throws a unique violation when the name is taken (in any case). */
-export function insertPolicy(db: LedgerDb, policy: NewPolicy): Promise<PolicyRow> {
-  return db
-    .insertInto('policies')
-    .values({
-      id: policy.id,
-      name: policy.name,
-      retention_days: policy.retentionDays,
-      scope: policy.scope,
-      service: policy.service,
-      action: policy.action,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export function insertPolicy(db: LedgerDb, policy: Insertable<PoliciesTable>): Promise<PolicyRow> {
+  return db.insertInto('policies').values(policy).returningAll().executeTakeFirstOrThrow();
 }
 
-/** By name, in any case. */
+/** Every policy (of that service, with that action), by name in any case. */
 export function listPolicies(
   db: LedgerDb,
-  filter: { service?: string; action?: PolicyRow['action'] },
-  page: { limit: number; offset: number },
+  filter: Partial<Pick<PolicyRow, 'service' | 'action'>> = {},
+  page?: { limit: number; offset: number },
 ): Promise<PolicyRow[]> {
-  let query = db.selectFrom('policies').selectAll();
-  if (filter.service !== undefined) query = query.where('service', '=', filter.service);
-  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
-  return query
-    .orderBy(sql`lower(name)`)
-    .orderBy('name')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-/** Every policy, by name: what the retention job applies. */
-export function allPolicies(db: LedgerDb): Promise<PolicyRow[]> {
-  return db
+  const query = db
     .selectFrom('policies')
     .selectAll()
+    .where((eb) => eb.and(filter))
     .orderBy(sql`lower(name)`)
-    .orderBy('name')
-    .execute();
+    .orderBy('name');
+  return (page ? query.limit(page.limit).offset(page.offset) : query).execute();
 }
 
 /** The policy with that id, else that name in any case; NOT_FOUND `Retention policy not found: x`. */
 export const findPolicy = (db: LedgerDb, idOrName: string) =>
   findByIdOrName<PolicyRow>(db, 'policies', idOrName, 'Retention policy');
 
-export function deletePolicy(db: LedgerDb, id: string): Promise<PolicyRow | undefined> {
-  return db.deleteFrom('policies').where('id', '=', id).returningAll().executeTakeFirst();
+/** Deletes the policy with that id or name; NOT_FOUND too when another request deleted it meanwhile. */
+export async function deletePolicy(db: LedgerDb, idOrName: string): Promise<PolicyRow> {
+  const { id } = await findPolicy(db, idOrName);
+  return db
+    .deleteFrom('policies')
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow(() => notFound('Retention policy', idOrName));
 }
 
 /** Notes when a policy last ran and how many events it deleted or anonymized. */

@@ -1,27 +1,21 @@
 import { sql } from '@platform/db';
 import { GENESIS_HASH } from '../chain.js';
-import type { ChainHead, LedgerDb } from '../database.js';
-import { withChainHeadLocked } from './chain.js';
-
-/** The events a policy covers at one moment. */
-export interface Coverage {
-  /** Only events whose timestamp is before this instant. */
-  before: Date;
-  /** Only events reported by each of these services (a policy's service and its scope's). */
-  services: string[];
-  /** Only events with exactly this action, or whose action starts with this prefix. */
-  action?: { equals: string } | { startsWith: string };
-}
+import type { ChainHead, LedgerDb, PolicyRow } from '../database.js';
+import { parseScope } from '../schemas/policies.js';
+import { withChainHeadLocked } from './events.js';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function covered(db: LedgerDb, coverage: Coverage) {
-  let query = db.selectFrom('events').where('timestamp', '<', coverage.before);
-  for (const service of coverage.services) query = query.where('service', '=', service);
-  const { action } = coverage;
-  if (action && 'equals' in action) query = query.where('action', '=', action.equals);
-  if (action && 'startsWith' in action)
-    query = query.where('action', 'like', `${escapeLike(action.startsWith)}%`);
+/** The events `policy` covers: older than `before` and within its service and scope. */
+function covered(db: LedgerDb, policy: PolicyRow, before: Date) {
+  let query = db.selectFrom('events').where('timestamp', '<', before);
+  if (policy.service !== null) query = query.where('service', '=', policy.service);
+  const scope = parseScope(policy.scope);
+  if (scope?.kind === 'service') query = query.where('service', '=', scope.value);
+  if (scope?.kind === 'action')
+    query = scope.value.endsWith('*')
+      ? query.where('action', 'like', `${escapeLike(scope.value.slice(0, -1))}%`)
+      : query.where('action', '=', scope.value);
   return query;
 }
 
@@ -31,22 +25,18 @@ function covered(db: LedgerDb, coverage: Coverage) {
  */
 export async function anonymizeCovered(
   db: LedgerDb,
-  coverage: Coverage,
+  policy: PolicyRow,
+  before: Date,
   at: Date,
   limit: number,
 ): Promise<number> {
   const result = await db
     .updateTable('events')
-    .set({
-      actor: null,
-      metadata: sql`'{}'::jsonb`,
-      details: sql`'{}'::jsonb`,
-      anonymized_at: at,
-    })
+    .set({ actor: null, metadata: sql`'{}'::jsonb`, details: sql`'{}'::jsonb`, anonymized_at: at })
     .where(
       'seq',
       'in',
-      covered(db, coverage).select('seq').where('anonymized_at', 'is', null).limit(limit),
+      covered(db, policy, before).select('seq').where('anonymized_at', 'is', null).limit(limit),
     )
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -58,24 +48,18 @@ export async function anonymizeCovered(
  */
 export function deleteCovered(
   db: LedgerDb,
-  coverage: Coverage,
-  policy: string,
+  policy: PolicyRow,
+  before: Date,
   limit: number,
 ): Promise<number> {
   // The head is locked as appends lock it: a gap at the end of the chain names the next seq.
   return withChainHeadLocked(db, async (trx, head) => {
     const gone = await trx
       .deleteFrom('events')
-      .where('seq', 'in', covered(trx, coverage).select('seq').orderBy('seq').limit(limit))
+      .where('seq', 'in', covered(trx, policy, before).select('seq').orderBy('seq').limit(limit))
       .returning('seq')
       .execute();
-    if (gone.length > 0)
-      await recordGaps(
-        trx,
-        gone.map((row) => row.seq),
-        head,
-        policy,
-      );
+    if (gone.length > 0) await recordGaps(trx, gone, head, policy.name);
     return gone.length;
   });
 }
@@ -88,13 +72,12 @@ export function deleteCovered(
  */
 async function recordGaps(
   db: LedgerDb,
-  deletedSeqs: number[],
+  deleted: { seq: number }[],
   head: ChainHead,
   policy: string,
 ): Promise<void> {
-  const gone = sql<{
-    value: string;
-  }>`jsonb_array_elements_text(${JSON.stringify(deletedSeqs)}::jsonb)`;
+  const seqs = JSON.stringify(deleted.map((row) => row.seq));
+  const gone = sql<{ value: string }>`jsonb_array_elements_text(${seqs}::jsonb)`;
   // The next kept event after each deleted one; the end of the chain is head.seq + 1.
   const nexts = db
     .selectFrom(gone.as('gone'))

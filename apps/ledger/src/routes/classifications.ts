@@ -1,16 +1,5 @@
-import {
-  badRequest,
-  conflict,
-  newId,
-  notFound,
-  ok,
-  responses,
-  stampsAt,
-  Type,
-  type ServiceRoutes,
-} from '@platform/core';
-import type { LedgerConfig } from '../config.js';
-import type { ClassificationRow, LedgerDatabase } from '../database.js';
+import { badRequest, conflict, newId, ok, responses, stampsAt, Type } from '@platform/core';
+import type { ClassificationRow, LedgerRoutes } from '../database.js';
 import {
   deleteClassification,
   findClassification,
@@ -38,10 +27,7 @@ const toClassification = (row: ClassificationRow): Classification => ({
   ...stampsAt(row.created_at, row.updated_at),
 });
 
-export const classificationRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (
-  app,
-  { db },
-) => {
+export const classificationRoutes: LedgerRoutes = async (app, { db }) => {
   app.post(
     '/classifications',
     {
@@ -61,11 +47,11 @@ export const classificationRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> =
       if (owner === undefined) throw badRequest('serviceId (or service) is required');
       const row = await insertClassification(db, {
         id: newId(),
-        serviceId: owner,
+        service_id: owner,
         field,
         level,
         justification,
-        ppiCategory: ppiCategory ?? null,
+        ppi_category: ppiCategory ?? null,
       });
       if (!row) {
         const existing = await findClassificationOfField(db, owner, field);
@@ -91,11 +77,8 @@ export const classificationRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> =
       const { service, serviceId, level, limit, offset } = request.query;
       if (service !== undefined && serviceId !== undefined && service !== serviceId)
         throw badRequest('service and serviceId name different services; send one of them');
-      const rows = await listClassifications(
-        db,
-        { serviceId: service ?? serviceId, level },
-        { limit, offset },
-      );
+      const filter = { service_id: service ?? serviceId, level };
+      const rows = await listClassifications(db, filter, { limit, offset });
       return ok(rows.map(toClassification));
     },
   );
@@ -110,11 +93,7 @@ export const classificationRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> =
         response: responses({ 200: ClassificationSchema }),
       },
     },
-    async (request) => {
-      const row = await findClassification(db, request.params.id);
-      if (!row) throw notFound('Classification', request.params.id);
-      return ok(toClassification(row));
-    },
+    async (request) => ok(toClassification(await findClassification(db, request.params.id))),
   );
 
   app.delete(
@@ -128,10 +107,6 @@ export const classificationRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> =
         response: responses({ 200: ClassificationSchema }),
       },
     },
-    async (request) => {
-      const row = await deleteClassification(db, request.params.id);
-      if (!row) throw notFound('Classification', request.params.id);
-      return ok(toClassification(row));
-    },
+    async (request) => ok(toClassification(await deleteClassification(db, request.params.id))),
   );
 };

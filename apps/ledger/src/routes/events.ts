@@ -1,16 +1,6 @@
-import {
-  badRequest,
-  newId,
-  notFound,
-  ok,
-  parseRange,
-  responses,
-  Type,
-  type ServiceRoutes,
-} from '@platform/core';
+import { badRequest, newId, ok, parseRange, responses, Type } from '@platform/core';
 import { ChainAppender } from '../appender.js';
-import type { LedgerConfig } from '../config.js';
-import type { EventRow, LedgerDatabase } from '../database.js';
+import type { EventRow, LedgerRoutes } from '../database.js';
 import { findEvent, listEvents } from '../repositories/events.js';
 import {
   AuditEventSchema,
@@ -22,33 +12,23 @@ import {
 } from '../schemas/events.js';
 import { verifyChain } from '../verify.js';
 
-/** How far ahead of the server's clock a client's timestamp may be. */
-const MAX_CLOCK_SKEW_MS = 5 * 60_000;
-
-export const toAuditEvent = (row: EventRow): AuditEvent => ({
-  id: row.id,
-  action: row.action,
-  actor: row.actor,
-  resource: row.resource,
-  service: row.service,
-  metadata: row.metadata,
-  details: row.details,
+const toAuditEvent = ({ prev_hash, anonymized_at, ...row }: EventRow): AuditEvent => ({
+  ...row,
   timestamp: row.timestamp.toISOString(),
-  seq: row.seq,
-  hash: row.hash,
-  prevHash: row.prev_hash,
-  anonymized: row.anonymized_at !== null,
+  prevHash: prev_hash,
+  anonymized: anonymized_at !== null,
 });
 
-function timestampOf(input: string | undefined, now: Date): Date {
-  if (input === undefined) return now;
+/** When the event happened: now, or the client's time if it is at most 5 minutes ahead of ours. */
+function timestampOf(input: string | undefined): Date {
+  if (input === undefined) return new Date();
   const timestamp = new Date(input);
-  if (timestamp.getTime() > now.getTime() + MAX_CLOCK_SKEW_MS)
+  if (timestamp.getTime() > Date.now() + 5 * 60_000)
     throw badRequest('timestamp must not be in the future');
   return timestamp;
 }
 
-export const eventRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (app, { db }) => {
+export const eventRoutes: LedgerRoutes = async (app, { db }) => {
   const appender = new ChainAppender(db);
   // Acknowledged appends are written before the database closes.
   app.addHook('onClose', () => appender.drain());
@@ -75,7 +55,7 @@ export const eventRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (a
         service: service ?? null,
         metadata: metadata ?? {},
         details: details ?? {},
-        timestamp: timestampOf(request.body.timestamp, new Date()),
+        timestamp: timestampOf(request.body.timestamp),
       });
       return reply.code(201).send(ok(toAuditEvent(row)));
     },
@@ -126,10 +106,6 @@ export const eventRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (a
         response: responses({ 200: AuditEventSchema }),
       },
     },
-    async (request) => {
-      const row = await findEvent(db, request.params.id);
-      if (!row) throw notFound('Audit event', request.params.id);
-      return ok(toAuditEvent(row));
-    },
+    async (request) => ok(toAuditEvent(await findEvent(db, request.params.id))),
   );
 };

@@ -3,23 +3,21 @@ import {
   IdOrNameParams,
   nameTaken,
   newId,
-  notFound,
   ok,
   orConflict,
   responses,
   stampsAt,
   Type,
-  type ServiceRoutes,
 } from '@platform/core';
-import type { LedgerConfig } from '../config.js';
-import type { LedgerDatabase, PolicyRow } from '../database.js';
+import type { LedgerRoutes, PolicyRow } from '../database.js';
 import { deletePolicy, findPolicy, insertPolicy, listPolicies } from '../repositories/policies.js';
-import { applyPolicy, parseScope } from '../retention.js';
+import { applyPolicy } from '../retention.js';
 import {
   ApplyResultSchema,
   PolicyInputSchema,
   PolicyListQuery,
   PolicySchema,
+  parseScope,
   type Policy,
 } from '../schemas/policies.js';
 
@@ -35,7 +33,7 @@ const toPolicy = (row: PolicyRow): Policy => ({
   lastAffected: row.last_affected,
 });
 
-export const policyRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (app, { db }) => {
+export const policyRoutes: LedgerRoutes = async (app, { db }) => {
   app.post(
     '/policies',
     {
@@ -56,7 +54,7 @@ export const policyRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (
         insertPolicy(db, {
           id: newId(),
           name,
-          retentionDays,
+          retention_days: retentionDays,
           scope,
           service: service ?? null,
           action,
@@ -108,13 +106,7 @@ export const policyRoutes: ServiceRoutes<LedgerDatabase, LedgerConfig> = async (
         response: responses({ 200: PolicySchema }),
       },
     },
-    async (request) => {
-      const { idOrName } = request.params;
-      const deleted = await deletePolicy(db, (await findPolicy(db, idOrName)).id);
-      // Deleted by another request meanwhile.
-      if (!deleted) throw notFound('Retention policy', idOrName);
-      return ok(toPolicy(deleted));
-    },
+    async (request) => ok(toPolicy(await deletePolicy(db, request.params.idOrName))),
   );
 
   app.post(

@@ -7,7 +7,7 @@ export type Level = (typeof LEVELS)[number];
 /** Dotted path of a field: segments of letters, digits, `_`, `-` or `$`, or `*` for any key. */
 const FIELD_PATTERN = '^([A-Za-z0-9_$-]+|\\*)(\\.([A-Za-z0-9_$-]+|\\*))*$';
 
-const ServiceName = (description: string) =>
+export const ServiceName = (description: string) =>
   Type.String({ minLength: 1, maxLength: 100, description });
 
 export const ClassificationInputSchema = Type.Object({

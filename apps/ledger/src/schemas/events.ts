@@ -19,7 +19,6 @@ export const EventInputSchema = Type.Object({
     }),
   ),
 });
-export type EventInput = Static<typeof EventInputSchema>;
 
 export const AuditEventSchema = Type.Object({
   id: Type.String(),
@@ -42,7 +41,7 @@ export type AuditEvent = Static<typeof AuditEventSchema>;
 export const VerifyResultSchema = Type.Object({
   valid: Type.Boolean(),
   checked: Type.Integer({ description: 'Events checked' }),
-  firstInvalidId: Type.Union([Type.String(), Type.Null()], {
+  firstInvalidId: Nullable(Type.String(), {
     description:
       'The first event that does not verify; null when valid or when the end of the chain is missing',
   }),
@@ -58,6 +57,7 @@ export const VerifyResultSchema = Type.Object({
     },
   ),
 });
+export type VerifyResult = Static<typeof VerifyResultSchema>;
 
 export const EventListQuery = PagedQuery({
   action: Type.Optional(Type.String({ description: 'Only events with this action' })),

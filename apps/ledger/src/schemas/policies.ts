@@ -7,9 +7,15 @@ import {
   Type,
   type Static,
 } from '@platform/core';
+import { ServiceName } from './classifications.js';
 
 export const POLICY_ACTIONS = ['delete', 'anonymize'] as const;
-const SCOPE_PATTERN = '^(all|service:.+|action:.+)$';
+
+/** What a scope of `service:<name>` or `action:<action>` names; undefined for `all`. */
+export function parseScope(scope: string) {
+  const match = /^(service|action):(.+)$/.exec(scope);
+  return match ? { kind: match[1] as 'service' | 'action', value: match[2] } : undefined;
+}
 
 export const PolicyInputSchema = Type.Object({
   name: Name('policy name'),
@@ -21,20 +27,14 @@ export const PolicyInputSchema = Type.Object({
   }),
   scope: Type.Optional(
     Type.String({
-      pattern: SCOPE_PATTERN,
+      pattern: '^(all|service:.+|action:.+)$',
       maxLength: 300,
       default: 'all',
       description:
         'Which events: all, service:<service>, or action:<action> (a trailing * matches a prefix, e.g. action:user.*)',
     }),
   ),
-  service: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 100,
-      description: 'Only events reported by this service',
-    }),
-  ),
+  service: Type.Optional(ServiceName('Only events reported by this service')),
   action: Type.Optional(
     Type.Enum([...POLICY_ACTIONS], {
       default: 'delete',
@@ -66,6 +66,7 @@ export const ApplyResultSchema = Type.Object({
   deleted: Type.Integer(),
   anonymized: Type.Integer(),
 });
+export type ApplyResult = Static<typeof ApplyResultSchema>;
 
 export const PolicyListQuery = PagedQuery({
   service: Type.Optional(Type.String({ description: 'Only policies on this service' })),

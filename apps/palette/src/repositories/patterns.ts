@@ -1,53 +1,8 @@
-import { findByIdOrName } from '@platform/core';
-import { jsonb, sql, type Insertable } from '@platform/db';
-import type { PaletteDb, PatternRow, PatternsTable, Step } from '../database.js';
+import { jsonb, sql } from '@platform/db';
+import type { PaletteDb, PatternRow, Step } from '../database.js';
 import { unique } from '../domain/records.js';
-import { componentRefs, componentsLinkedBy, type ComponentRef } from './components.js';
-import {
-  deleteRecord,
-  insertRecord,
-  linkedIds,
-  listNamed,
-  updateRecord,
-  type Page,
-} from './records.js';
-
-export type PatternColumns = Omit<Insertable<PatternsTable>, 'id' | 'created' | 'updated'>;
-
-export interface PatternFilter {
-  category?: string;
-  tag?: string;
-}
-
-export const findPattern = (db: PaletteDb, idOrName: string) =>
-  findByIdOrName<PatternRow>(db, 'patterns', idOrName, 'Pattern');
-
-export const listPatterns = (db: PaletteDb, filter: PatternFilter, page: Page) =>
-  listNamed(db, 'patterns', { ...filter }, page);
-
-/** The component ids of each pattern, in one query. */
-export const componentIdsOfPatterns = (db: PaletteDb, patternIds: readonly string[]) =>
-  linkedIds(db, 'pattern_components', patternIds);
-
-export const insertPattern = (db: PaletteDb, values: PatternColumns, componentIds: string[]) =>
-  insertRecord(db, 'patterns', values, { link: 'pattern_components', targets: componentIds });
-
-/** Changes a pattern; `componentIds`, when given, replace its components. */
-export const updatePattern = (
-  db: PaletteDb,
-  id: string,
-  changes: Partial<PatternColumns>,
-  componentIds?: string[],
-) =>
-  updateRecord(
-    db,
-    'patterns',
-    id,
-    changes,
-    componentIds && { link: 'pattern_components', targets: componentIds },
-  );
-
-export const deletePattern = (db: PaletteDb, id: string) => deleteRecord(db, 'patterns', id);
+import type { ComponentRef } from '../schemas/components.js';
+import { componentsLinkedBy } from './components.js';
 
 /** Appends a step in one statement, so that concurrent appends all keep their place. */
 export function appendStep(db: PaletteDb, id: string, step: Step): Promise<PatternRow> {
@@ -61,12 +16,15 @@ export function appendStep(db: PaletteDb, id: string, step: Step): Promise<Patte
 
 /** A pattern's components, then those only its steps use. */
 export async function patternComponents(db: PaletteDb, pattern: PatternRow) {
-  const linked = await componentsLinkedBy(db, 'pattern_components', pattern.id);
+  const linked = await componentsLinkedBy(db, 'patterns', pattern.id);
   const linkedIds = new Set(linked.map((c) => c.id));
   const stepIds = unique(pattern.steps.flatMap((s) => (s.component ? [s.component] : [])));
-  const fromSteps = await componentRefs(
-    db,
-    stepIds.filter((id) => !linkedIds.has(id)),
-  );
-  return [...linked, ...fromSteps] satisfies ComponentRef[];
+  const fromSteps = stepIds.filter((id) => !linkedIds.has(id));
+  if (fromSteps.length === 0) return linked;
+  const refs = (await db
+    .selectFrom('components')
+    .select(['id', 'name', 'status'])
+    .where('id', 'in', fromSteps)
+    .execute()) as ComponentRef[];
+  return [...linked, ...refs];
 }

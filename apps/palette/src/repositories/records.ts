@@ -1,6 +1,6 @@
 import { badRequest, newId } from '@platform/core';
-import { jsonb, sql, type Selectable } from '@platform/db';
-import type { PaletteDatabase, PaletteDb, RecordTable } from '../database.js';
+import { jsonb, sql } from '@platform/db';
+import type { Columns, PaletteDb, RecordTable, Row } from '../database.js';
 import { unique } from '../domain/records.js';
 
 /** What every kind of record shares; the rest of this file works on any of them. */
@@ -8,7 +8,7 @@ import { unique } from '../domain/records.js';
 const JSON_COLUMNS = new Set(['tags', 'props', 'variants', 'examples', 'steps', 'guidelines']);
 
 /** Values for an insert or an update, jsonb columns as JSON text. */
-export const toColumns = <T extends object>(values: T): T =>
+const toColumns = <T extends object>(values: T): T =>
   Object.fromEntries(
     Object.entries(values).map(([column, value]) => [
       column,
@@ -16,17 +16,11 @@ export const toColumns = <T extends object>(values: T): T =>
     ]),
   ) as T;
 
-export interface Page {
-  limit: number;
-  offset: number;
-}
-
-/** Records by name, filtered on the columns given (exact match) and on a tag. */
+/** A page of records by name, filtered on the other fields given (exact match; `tag`: has it). */
 export function listNamed<T extends RecordTable>(
   db: PaletteDb,
   table: T,
-  filter: Record<string, string | undefined>,
-  page: Page,
+  { limit, offset, ...filter }: { limit: number; offset: number; [column: string]: unknown },
 ) {
   let query = db.selectFrom(table as RecordTable).selectAll();
   for (const [column, value] of Object.entries(filter)) {
@@ -38,9 +32,9 @@ export function listNamed<T extends RecordTable>(
   }
   return query
     .orderBy(sql`lower(name)`)
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute() as unknown as Promise<Array<Selectable<PaletteDatabase[T]>>>;
+    .limit(limit)
+    .offset(offset)
+    .execute() as unknown as Promise<Array<Row<T>>>;
 }
 
 /** Ids of the records named (by exact id, else name in any case), in order, without repeats. */
@@ -48,7 +42,6 @@ export async function resolveRefs(
   db: PaletteDb,
   table: 'tokens' | 'components',
   refs: readonly string[],
-  noun: string,
 ): Promise<string[]> {
   const wanted = unique(refs);
   if (wanted.length === 0) return [];
@@ -71,29 +64,41 @@ export async function resolveRefs(
   return unique(
     wanted.map((ref) => {
       const id = byId.has(ref) ? ref : byName.get(ref.toLowerCase());
-      if (id === undefined) throw badRequest(`Unknown ${noun}: ${ref}`);
+      // `Unknown token: x`, `Unknown component: x`
+      if (id === undefined) throw badRequest(`Unknown ${table.slice(0, -1)}: ${ref}`);
       return id;
     }),
   );
 }
 
-/** Each link table and its columns: from the record, to what it links. */
-const LINKS = {
-  component_tokens: ['component_id', 'token_id'],
-  pattern_components: ['pattern_id', 'component_id'],
-  rule_components: ['rule_id', 'component_id'],
+/**
+ * The kinds of record that link to others: the link table, its columns (from the record, to what
+ * it links) and the table linked to. A body names the targets (ids or names) in the field of that
+ * table's name (`tokens`, `components`).
+ */
+export const LINKS = {
+  components: { link: 'component_tokens', from: 'component_id', to: 'token_id', targets: 'tokens' },
+  patterns: {
+    link: 'pattern_components',
+    from: 'pattern_id',
+    to: 'component_id',
+    targets: 'components',
+  },
+  rules: { link: 'rule_components', from: 'rule_id', to: 'component_id', targets: 'components' },
 } as const;
-export type LinkTable = keyof typeof LINKS;
+type LinkingTable = keyof typeof LINKS;
+
+export const hasLinks = (table: RecordTable): table is LinkingTable => table in LINKS;
 
 /** The ids each record links to, in the order linked: one query for any number of records. */
 export async function linkedIds(
   db: PaletteDb,
-  link: LinkTable,
+  table: LinkingTable,
   ids: readonly string[],
 ): Promise<Map<string, string[]>> {
   const byRecord = new Map(ids.map((id) => [id, [] as string[]]));
   if (ids.length === 0) return byRecord;
-  const [from, to] = LINKS[link];
+  const { link, from, to } = LINKS[table];
   const rows = await db
     .selectFrom(link as 'rule_components')
     .select([sql<string>`${sql.ref(from)}`.as('from'), sql<string>`${sql.ref(to)}`.as('to')])
@@ -104,70 +109,66 @@ export async function linkedIds(
   return byRecord;
 }
 
-/** Replaces the links of a record, keeping the given order. */
-export async function replaceLinks(
-  db: PaletteDb,
-  link: LinkTable,
-  id: string,
-  targets: readonly string[],
-) {
-  const [from, to] = LINKS[link];
-  await db
-    .deleteFrom(link as 'rule_components')
-    .where(sql.ref(from), '=', id)
-    .execute();
-  if (targets.length > 0)
-    await db
-      .insertInto(link as 'rule_components')
-      .values(targets.map((target) => ({ [from]: id, [to]: target }) as never))
-      .execute();
-}
-
-/** The links a write replaces: the record's links in `link` become `targets`, in order. */
-export interface LinksChange {
-  link: LinkTable;
-  targets: readonly string[];
-}
-
-/** Inserts a record with a new id, and its links in the same transaction. */
-export async function insertRecord<T extends RecordTable>(
+/**
+ * Runs a write that returns the record, then (when `targets` are given) replaces its links with
+ * them, in their order, in the same transaction.
+ */
+async function writeWithLinks<T extends RecordTable>(
   db: PaletteDb,
   table: T,
-  values: object,
-  links?: LinksChange,
+  targets: readonly string[] | undefined,
+  write: (db: PaletteDb) => Promise<unknown>,
 ) {
-  const write = async (trx: PaletteDb) => {
-    const row = await trx
+  const run = async (trx: PaletteDb) => {
+    const row = (await write(trx)) as Row<T>;
+    if (targets) {
+      const { link, from, to } = LINKS[table as LinkingTable];
+      await trx
+        .deleteFrom(link as 'rule_components')
+        .where(sql.ref(from), '=', row.id)
+        .execute();
+      if (targets.length > 0)
+        await trx
+          .insertInto(link as 'rule_components')
+          .values(targets.map((target) => ({ [from]: row.id, [to]: target }) as never))
+          .execute();
+    }
+    return row;
+  };
+  return targets ? db.transaction().execute(run) : run(db);
+}
+
+/** Inserts a record with a new id, and its links (`targets`, when given). */
+export const insertRecord = <T extends RecordTable>(
+  db: PaletteDb,
+  table: T,
+  values: Columns<T>,
+  targets?: readonly string[],
+) =>
+  writeWithLinks(db, table, targets, (trx) =>
+    trx
       .insertInto(table as RecordTable)
       .values({ id: newId(), ...toColumns(values) } as never)
       .returningAll()
-      .executeTakeFirstOrThrow();
-    if (links) await replaceLinks(trx, links.link, row.id, links.targets);
-    return row as unknown as Selectable<PaletteDatabase[T]>;
-  };
-  return links ? db.transaction().execute(write) : write(db);
-}
+      .executeTakeFirstOrThrow(),
+  );
 
-/** Changes the columns given (and `updated`), and replaces links when given, in one transaction. */
-export async function updateRecord<T extends RecordTable>(
+/** Changes the columns given (and `updated`); `targets`, when given, replace the links. */
+export const updateRecord = <T extends RecordTable>(
   db: PaletteDb,
   table: T,
   id: string,
-  changes: object,
-  links?: LinksChange,
-) {
-  const write = async (trx: PaletteDb) => {
-    const row = await trx
+  changes: Partial<Columns<T>>,
+  targets?: readonly string[],
+) =>
+  writeWithLinks(db, table, targets, (trx) =>
+    trx
       .updateTable(table as RecordTable)
       .set({ ...toColumns(changes), updated: sql`now()` } as never)
       .where('id', '=', id)
       .returningAll()
-      .executeTakeFirstOrThrow();
-    if (links) await replaceLinks(trx, links.link, id, links.targets);
-    return row as unknown as Selectable<PaletteDatabase[T]>;
-  };
-  return links ? db.transaction().execute(write) : write(db);
-}
+      .executeTakeFirstOrThrow(),
+  );
 
 /** Deletes a record (its links go with it). */
 export async function deleteRecord(db: PaletteDb, table: RecordTable, id: string) {

@@ -1,21 +1,5 @@
-import { findByIdOrName } from '@platform/core';
-import { sql, type Insertable } from '@platform/db';
-import type { PaletteDb, TokenRow, TokensTable } from '../database.js';
-import { deleteRecord, insertRecord, listNamed, updateRecord, type Page } from './records.js';
-
-export type TokenColumns = Omit<Insertable<TokensTable>, 'id' | 'created' | 'updated'>;
-
-export interface TokenFilter {
-  category?: string;
-  group?: string;
-  tag?: string;
-}
-
-export const findToken = (db: PaletteDb, idOrName: string) =>
-  findByIdOrName<TokenRow>(db, 'tokens', idOrName, 'Token');
-
-export const listTokens = (db: PaletteDb, filter: TokenFilter, page: Page) =>
-  listNamed(db, 'tokens', { ...filter }, page);
+import { sql } from '@platform/db';
+import type { PaletteDb } from '../database.js';
 
 /** Every token by name: what an export contains. */
 export const allTokens = (db: PaletteDb) =>
@@ -24,14 +8,6 @@ export const allTokens = (db: PaletteDb) =>
     .selectAll()
     .orderBy(sql`lower(name)`)
     .execute();
-
-export const insertToken = (db: PaletteDb, values: TokenColumns) =>
-  insertRecord(db, 'tokens', values);
-
-export const updateToken = (db: PaletteDb, id: string, changes: Partial<TokenColumns>) =>
-  updateRecord(db, 'tokens', id, changes);
-
-export const deleteToken = (db: PaletteDb, id: string) => deleteRecord(db, 'tokens', id);
 
 /** Whether a token other than `exceptId` has that name (in any case). */
 export async function otherTokenNamed(db: PaletteDb, name: string, exceptId = '') {

@@ -1,6 +1,7 @@
 import {
   badRequest,
   conflict,
+  findByIdOrName,
   IdOrNameParams,
   nameTaken,
   ok,
@@ -9,19 +10,11 @@ import {
   type ServiceRoutes,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
-import type { PaletteDatabase, PaletteDb } from '../database.js';
+import type { Columns, PaletteDatabase, PaletteDb, TokenRow } from '../database.js';
 import { contrast } from '../domain/tokens.js';
 import { tokenColumns, toToken } from '../mappers.js';
-import {
-  deleteToken,
-  findToken,
-  insertToken,
-  listTokens,
-  otherTokenNamed,
-  tokenUsage,
-  updateToken,
-  type TokenColumns,
-} from '../repositories/tokens.js';
+import { deleteRecord, insertRecord, listNamed, updateRecord } from '../repositories/records.js';
+import { otherTokenNamed, tokenUsage } from '../repositories/tokens.js';
 import {
   ContrastQuery,
   ContrastSchema,
@@ -47,6 +40,8 @@ async function takenValue(db: PaletteDb, error: unknown, name: string | undefine
 }
 
 export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
+  const findToken = (idOrName: string) => findByIdOrName<TokenRow>(db, 'tokens', idOrName, 'Token');
+
   app.get(
     '/tokens',
     {
@@ -57,11 +52,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
         response: responses({ 200: Type.Array(TokenSchema) }),
       },
     },
-    async (request) => {
-      const { category, group, tag, limit, offset } = request.query;
-      const rows = await listTokens(db, { category, group, tag }, { limit, offset });
-      return ok(rows.map(toToken));
-    },
+    async (request) => ok((await listNamed(db, 'tokens', request.query)).map(toToken)),
   );
 
   app.post(
@@ -75,9 +66,9 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       },
     },
     async (request, reply) => {
-      const values = tokenColumns(request.body) as TokenColumns;
+      const values = tokenColumns(request.body) as Columns<'tokens'>;
       try {
-        return reply.code(201).send(ok(toToken(await insertToken(db, values))));
+        return reply.code(201).send(ok(toToken(await insertRecord(db, 'tokens', values))));
       } catch (error) {
         throw await takenValue(db, error, request.body.name);
       }
@@ -97,8 +88,8 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       },
     },
     async (request) => {
-      const fg = await findToken(db, request.query.foreground);
-      const bg = await findToken(db, request.query.background);
+      const fg = await findToken(request.query.foreground);
+      const bg = await findToken(request.query.background);
       for (const t of [fg, bg])
         if (t.category !== 'color')
           throw badRequest(`Token ${t.name} is not a color (${t.category})`);
@@ -122,7 +113,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       },
     },
     async (request) => {
-      const row = await findToken(db, request.params.idOrName);
+      const row = await findToken(request.params.idOrName);
       return ok({ ...toToken(row), usage: await tokenUsage(db, row.id) });
     },
   );
@@ -141,10 +132,10 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       },
     },
     async (request) => {
-      const current = await findToken(db, request.params.idOrName);
+      const current = await findToken(request.params.idOrName);
       const changes = tokenColumns(request.body, current);
       try {
-        return ok(toToken(await updateToken(db, current.id, changes)));
+        return ok(toToken(await updateRecord(db, 'tokens', current.id, changes)));
       } catch (error) {
         throw await takenValue(db, error, request.body.name, current.id);
       }
@@ -163,13 +154,13 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       },
     },
     async (request) => {
-      const row = await findToken(db, request.params.idOrName);
+      const row = await findToken(request.params.idOrName);
       const { components } = await tokenUsage(db, row.id);
       if (components.length > 0)
         throw conflict(
           `Token ${row.name} is used by components: ${components.map((c) => c.name).join(', ')}`,
         );
-      await deleteToken(db, row.id);
+      await deleteRecord(db, 'tokens', row.id);
       return ok(toToken(row));
     },
   );

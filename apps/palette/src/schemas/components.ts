@@ -44,8 +44,6 @@ export const ComponentInputSchema = Type.Object({
   tags: Type.Optional(Tags),
 });
 
-export const ComponentUpdateSchema = Type.Partial(ComponentInputSchema);
-
 const PropSchema = Type.Object({
   name: Type.String(),
   type: Type.String(),
@@ -73,7 +71,6 @@ export const ComponentSchema = Type.Object({
   tags: Type.Array(Type.String()),
   ...Stamps,
 });
-export type Component = Static<typeof ComponentSchema>;
 
 export const ComponentResolvedSchema = Type.Object({
   ...ComponentSchema.properties,
@@ -98,6 +95,7 @@ export const ComponentRefSchema = Type.Object({
   name: Type.String(),
   status: Type.Enum([...STATUSES]),
 });
+export type ComponentRef = Static<typeof ComponentRefSchema>;
 
 export const ComponentListQuery = PagedQuery({
   status: Type.Optional(Type.Enum([...STATUSES])),

@@ -1,4 +1,4 @@
-import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import { Name, Nullable, Stamps, Type } from '@platform/core';
 import { CategoryInput, Refs, Tags, Text } from './common.js';
 import { ComponentRefSchema } from './components.js';
 
@@ -18,8 +18,6 @@ export const PatternInputSchema = Type.Object({
   tags: Type.Optional(Tags),
 });
 
-export const PatternUpdateSchema = Type.Partial(PatternInputSchema);
-
 const StepSchema = Type.Object({
   title: Type.String(),
   description: Nullable(Type.String()),
@@ -36,7 +34,6 @@ export const PatternSchema = Type.Object({
   tags: Type.Array(Type.String()),
   ...Stamps,
 });
-export type Pattern = Static<typeof PatternSchema>;
 
 export const PatternResolvedSchema = Type.Object({
   ...PatternSchema.properties,

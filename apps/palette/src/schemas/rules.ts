@@ -1,4 +1,4 @@
-import { Name, Nullable, PagedQuery, Stamps, Type, type Static } from '@platform/core';
+import { Name, Nullable, PagedQuery, Stamps, Type } from '@platform/core';
 import { CategoryInput, Refs, Tags, Text } from './common.js';
 import { ComponentRefSchema } from './components.js';
 
@@ -37,7 +37,6 @@ export const RuleSchema = Type.Object({
   tags: Type.Array(Type.String()),
   ...Stamps,
 });
-export type Rule = Static<typeof RuleSchema>;
 
 export const RuleWithUsageSchema = Type.Object({
   ...RuleSchema.properties,

@@ -1,4 +1,4 @@
-import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import { Name, Nullable, Stamps, Type } from '@platform/core';
 import { CategoryInput, Tags, Text } from './common.js';
 
 export const StandardInputSchema = Type.Object({
@@ -20,4 +20,3 @@ export const StandardSchema = Type.Object({
   tags: Type.Array(Type.String()),
   ...Stamps,
 });
-export type Standard = Static<typeof StandardSchema>;

@@ -1,14 +1,9 @@
-import { jsonb, sql } from '@platform/db';
-import type { EventRow, PulseDb } from '../database.js';
+import { jsonb, sql, type Insertable } from '@platform/db';
+import type { EventRow, EventsTable, PulseDb } from '../database.js';
 
-export interface NewEvent {
-  id: string;
-  name: string;
-  properties: Record<string, unknown>;
-  userId: string | null;
-  sessionId: string | null;
-  timestamp: Date;
-}
+export type NewEvent = Insertable<EventsTable> & { id: string };
+
+const toRow = (event: NewEvent) => ({ ...event, properties: jsonb(event.properties) });
 
 export interface EventFilter {
   name?: string;
@@ -17,15 +12,6 @@ export interface EventFilter {
   from?: Date;
   to?: Date;
 }
-
-const toRow = (event: NewEvent) => ({
-  id: event.id,
-  name: event.name,
-  properties: jsonb(event.properties),
-  user_id: event.userId,
-  session_id: event.sessionId,
-  timestamp: event.timestamp,
-});
 
 /** Inserts events in one statement; ids that exist already are skipped. Returns the ids stored. */
 export async function insertEvents(db: PulseDb, events: NewEvent[]): Promise<Set<string>> {

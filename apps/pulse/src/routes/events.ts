@@ -37,16 +37,14 @@ export const toEvent = (row: EventRow): Event => ({
   timestamp: row.timestamp.toISOString(),
 });
 
-function toNewEvent(input: EventInput, receivedAt: Date): NewEvent {
-  return {
-    id: input.id ?? newId(),
-    name: input.name,
-    properties: input.properties ?? {},
-    userId: input.userId ?? null,
-    sessionId: input.sessionId ?? null,
-    timestamp: input.timestamp ? new Date(input.timestamp) : receivedAt,
-  };
-}
+const toNewEvent = (input: EventInput, receivedAt: Date): NewEvent => ({
+  id: input.id ?? newId(),
+  name: input.name,
+  properties: input.properties ?? {},
+  user_id: input.userId ?? null,
+  session_id: input.sessionId ?? null,
+  timestamp: input.timestamp ? new Date(input.timestamp) : receivedAt,
+});
 
 export const eventRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) => {
   app.post(

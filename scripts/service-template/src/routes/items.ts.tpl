@@ -61,7 +61,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
       const { name, description = null } = request.body;
       const row = await orConflict(
         insertItem(db, { id: newId(), name, description }),
-        nameTaken('Item', name),
+        nameTaken('Item', name, 'An'),
       );
       return reply.code(201).send(ok(toItem(row)));
     },
@@ -99,7 +99,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
       const { name, description } = request.body;
       const row = await orConflict(
         updateItem(db, item.id, { name, description }),
-        nameTaken('Item', name ?? item.name),
+        nameTaken('Item', name ?? item.name, 'An'),
       );
       // Deleted between the lookup and the update.
       if (!row) throw notFound('Item', idOrName);
