@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # CI: keeps `npm run new-service` from rotting. In a throwaway copy of the repository (its committed
 # and working files, without node_modules, .data, dist, .nx), it installs from the lock file,
-# generates a service, and checks that the result builds, lints, is formatted, passes its own tests
-# and the gateway's deployment test (compose, Dockerfiles, README agree). Exits non-zero on any
-# failure. Usage: scripts/check-generator.sh [name]   (default: widgets)
+# checks that bad input is refused (exit code 2, nothing written), generates a service, and checks
+# that the result builds, lints, is formatted, that the regenerated client matches the routes (every
+# one with an operationId) and passes Redocly, and that the service passes its own tests and the
+# gateway's deployment test (compose, Dockerfiles, README agree). Exits non-zero on any failure.
+# Usage: scripts/check-generator.sh [name]   (default: widgets)
 set -euo pipefail
-export CI=true NX_DAEMON=false NX_NO_CLOUD=true
+export CI=true NX_DAEMON=false NX_NO_CLOUD=true REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 name="${1:-widgets}"
@@ -39,27 +41,46 @@ else
 fi
 existing="$(find apps -mindepth 3 -maxdepth 3 -path '*/src/main.ts' ! -path 'apps/gateway/*' |
   head -1 | cut -d/ -f2)"
-snapshot() { cat package.json package-lock.json tsconfig.json tsconfig.test.json docker-compose.yml \
-  README.md apps/gateway/package.json apps/gateway/tsconfig.json apps/gateway/src/services.ts |
-  cksum; ls apps; }
+# Every path and every file's content outside node_modules.
+snapshot() {
+  find . -path ./node_modules -prune -o -print | LC_ALL=C sort | cksum
+  find . -path ./node_modules -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 cat | cksum
+}
+# The files the generator edits to wire a service in.
+wiring() {
+  ls apps
+  cat package.json package-lock.json tsconfig.json tsconfig.test.json docker-compose.yml README.md \
+    apps/gateway/package.json apps/gateway/tsconfig.json apps/gateway/src/services.ts | cksum
+}
 before="$(snapshot)"
+wired_before="$(wiring)"
+# A refusal is exit code 2 (InputError); 0 is accepting bad input, anything else a crash.
 for args in "Bad_Name --title X" "gateway --title X" "$name" "$name --title X --port 3000" \
-  "$name --title X --timestamps when" "${existing:-gateway} --title X"; do
+  "$name --title X --timestamps when" "${existing:-gateway} --title X" "$name two --title X" \
+  "$name --title X --no-such-option"; do
+  code=0
   # shellcheck disable=SC2086 # each line is a list of arguments
-  if "${generate[@]}" $args >/dev/null 2>&1; then
-    echo "new-service accepted bad input: $args" >&2
+  output="$("${generate[@]}" $args 2>&1)" || code=$?
+  if [ "$code" != 2 ] || ! grep -q '^new-service: ' <<<"$output"; then
+    printf 'new-service %s: exit code %s, not a refusal (2 and a message):\n%s\n' \
+      "$args" "$code" "$output" >&2
     exit 1
   fi
+  [ "$(snapshot)" = "$before" ] || { echo "the refused new-service $args changed files" >&2; exit 1; }
 done
 "${generate[@]}" "$name" --title "$title" --dry-run >/dev/null
-[ "$(snapshot)" = "$before" ] || { echo "a refused or dry new-service call changed files" >&2; exit 1; }
+[ "$(snapshot)" = "$before" ] || { echo "new-service --dry-run changed files" >&2; exit 1; }
 
 step "new-service $name --title $title"
 "${generate[@]}" "$name" --title "$title"
-[ "$(snapshot)" != "$before" ] || { echo "new-service wired nothing in" >&2; exit 1; }
+[ "$(wiring)" != "$wired_before" ] || { echo "new-service wired nothing in" >&2; exit 1; }
 
 step "npx tsc -b"
 npx tsc -b
+
+step "the client matches the routes (npm run client:check), Redocly (npm run lint:api)"
+npm run --silent client:check
+npm run --silent lint:api
 
 step "eslint and prettier on apps/$name and the files it edited"
 npx nx show projects >/dev/null # the project graph that @nx/enforce-module-boundaries reads
@@ -69,7 +90,7 @@ npx prettier --check "apps/$name" tsconfig.json tsconfig.test.json \
   apps/gateway/src/services.ts
 
 step "jest: apps/$name and apps/gateway/test/deployment.test.ts"
-node --experimental-vm-modules node_modules/jest/bin/jest.js "apps/$name" \
+node --experimental-vm-modules node_modules/jest/bin/jest.js "apps/$name/" \
   apps/gateway/test/deployment.test.ts
 
 step "ok"

@@ -4,7 +4,7 @@
 //   libs/client/src/generated/openapi.ts  its types (openapi-typescript)
 //   libs/client/src/generated/operations.ts  method and path of each operationId, by service
 // With --check it writes nothing and fails when any of them differs from what is committed
-// (CI runs it, so the client cannot drift from the routes). Needs `npm run build` first.
+// (CI runs it, so the client cannot drift from the routes). The npm scripts build the gateway first.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';

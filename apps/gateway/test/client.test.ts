@@ -4,9 +4,17 @@ import {
   createClient,
   httpTransport,
   injectTransport,
+  type DataOf,
 } from '@platform/client';
 import { deadUrl, listen } from '@platform/testing';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+
+// Checked by the typecheck: answers are typed after their operation, 202s included.
+type Is<T, Shape> = T extends Shape ? true : false;
+export const typedAnswers: [
+  Is<DataOf<'billing.startSync'>, { id: string; status: string }>,
+  Is<DataOf<'pulse.trackEvent'>, { id: string; name: string }>,
+] = [true, true];
 
 let gw: GatewayUnderTest;
 beforeEach(async () => {

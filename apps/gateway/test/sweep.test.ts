@@ -165,7 +165,8 @@ describe('every operation of the OpenAPI document', () => {
           answers.push(await send(method, `${url}?${p.name}=${encodeURIComponent(text)}`));
         answers.push(await send(method, `${url}?${p.name}=1&${p.name}=2`));
       }
-      answers.push(await send(method, `${url}?unknown=1&limit=-5&offset=99999999999999999999`));
+      answers.push(await send(method, `${url}?unknown=1&id=x&description=y&tags=z`));
+      answers.push(await send(method, `${url}?limit=-5&offset=99999999999999999999`));
       answers.push(await send(method, `${url}?%zz=%zz&limit=%ED%A0%80`));
       if (params.some((p) => p.in === 'path'))
         answers.push(await send(method, `${url}%ED%A0%80%zz`));

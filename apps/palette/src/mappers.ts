@@ -1,6 +1,6 @@
-import { badRequest, stamps } from '@platform/core';
+import { badRequest, stamps, unique } from '@platform/core';
 import type { Columns, TokenRow } from './database.js';
-import { unique } from './domain/records.js';
+
 import {
   deriveCssVariable,
   deriveTailwindKey,

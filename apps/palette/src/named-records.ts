@@ -8,10 +8,13 @@ import {
   Type,
   type ServiceRoutes,
   type Static,
+  type TObject,
   type TSchema,
+  UpdateOf,
+  unique,
 } from '@platform/core';
 import type { Columns, PaletteDatabase, PaletteDb, RecordTable, Row } from './database.js';
-import { sentFields, unique } from './domain/records.js';
+import { sentFields } from './domain/records.js';
 import {
   deleteRecord,
   hasLinks,
@@ -168,7 +171,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
           summary: `Update ${a} ${noun}`,
           description: kind.update.description,
           params: IdOrNameParams,
-          body: Type.Partial(schemas.Input),
+          body: UpdateOf(schemas.Input as TObject),
           response: responses({ 200: schemas.Record }),
         },
       },

@@ -191,4 +191,23 @@ describe('components', () => {
     expect((await svc.get(`/patterns/${pattern.id}`)).body.data.components).toHaveLength(1);
     expect((await svc.get('/components/input')).status).toBe(404);
   });
+
+  it('keeps the fields a PUT leaves out, defaults included', async () => {
+    await svc.create('/components', { name: 'Card', status: 'stable', category: 'layout' });
+    const { body } = await svc.put('/components/card', { description: 'A box' });
+    expect(body.data).toMatchObject({ status: 'stable', category: 'layout', description: 'A box' });
+    const token = await svc.put('/tokens/ink', { description: 'Text' });
+    expect(token.body.data).toMatchObject({ category: 'color', description: 'Text' });
+  });
+
+  it('ignores query parameters a list does not know', async () => {
+    await svc.create('/components', { name: 'Card' });
+    for (const path of ['/components', '/patterns', '/standards', '/a11y', '/tokens']) {
+      const { status } = await svc.get(`${path}?unknown=1&id=x&description=y&tags=z`);
+      expect(status).toBe(200);
+    }
+    expect(
+      (await svc.get('/components?id=x')).body.data.map((c: { name: string }) => c.name),
+    ).toEqual(['Card']);
+  });
 });

@@ -33,11 +33,16 @@ export type ArgsOf<Id> = Part<'path', PathOf<Id>, true> &
   Part<'body', OptionalBodyOf<Id>, [BodyOf<Id>] extends [never] ? false : true>;
 
 type Responses<Id> = Op<Id> extends { responses: infer R } ? R : never;
+/** The bodies of its 2xx answers (200, 201, 202, ...). */
 type Success<R> = {
-  [S in keyof R]: S extends 200 | 201 ? JsonOf<R[S]> : never;
+  [S in keyof R]: `${S & (string | number)}` extends `2${string}` ? JsonOf<R[S]> : never;
 }[keyof R];
-/** What an operation answers: the `data` of its success envelope. */
-export type DataOf<Id> = Success<Responses<Id>> extends { data: infer D } ? D : never;
+/** What an operation answers: the `data` of its success envelope (`undefined` for no body). */
+export type DataOf<Id> = [Success<Responses<Id>>] extends [never]
+  ? undefined
+  : Success<Responses<Id>> extends { data: infer D }
+    ? D
+    : never;
 
 type NeedsArgs<Id> = object extends ArgsOf<Id> ? false : true;
 type Method<Id> =

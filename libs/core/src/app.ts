@@ -65,7 +65,9 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
  * line, a request too slow to arrive): the envelope is written to the socket, which then closes.
  */
 function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // As Node's own handler: no answer while one is half written on this (kept-alive) socket.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }

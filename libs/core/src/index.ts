@@ -17,5 +17,5 @@ export * from './service.js';
 export * from './standalone.js';
 export * from './jobs.js';
 export * from './records.js';
-export { Type, type Static, type TSchema } from 'typebox';
+export { Type, type Static, type TObject, type TSchema } from 'typebox';
 export type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

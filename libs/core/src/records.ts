@@ -35,3 +35,6 @@ export async function orConflict<T>(write: Promise<T>, message: string): Promise
  */
 export const nameTaken = (resource: string, name: string, article: 'A' | 'An' = 'A') =>
   `${article} ${resource.toLowerCase()} named ${name} exists already`;
+
+/** The items without repeats, in their first order (tags, references). */
+export const unique = <T>(items: readonly T[]) => [...new Set(items)];

@@ -1,4 +1,4 @@
-import { Type, type TSchemaOptions, type TSchema } from 'typebox';
+import { Type, type TObject, type TSchemaOptions, type TSchema } from 'typebox';
 
 export const ErrorBodySchema = Type.Object({
   code: Type.String({ description: 'Machine-readable error code, e.g. BAD_REQUEST' }),
@@ -57,11 +57,7 @@ export const PagedQuery = <T extends Record<string, TSchema>>(filters: T) =>
 
 /** `:idOrName` of a record: an exact id first, else a name in any case (spec 2.1). */
 export const IdOrNameParams = Type.Object({
-  idOrName: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description: 'The id (exact) or the name (any case)',
-  }),
+  idOrName: Type.String({ minLength: 1, description: 'The id (exact) or the name (any case)' }),
 });
 
 /** A name: 1-100 characters without a space at either end; unique case-insensitively. */
@@ -73,6 +69,12 @@ export const Name = (title: string, description?: string) =>
     title,
     description: description ?? 'Unique, case-insensitively; no space at either end',
   });
+
+/** Tags of a record: up to 50, each 1-50 characters. */
+export const TagsSchema = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
+  maxItems: 50,
+  description: 'Up to 50 tags of 1-50 characters; repeats are dropped',
+});
 
 /** `{ id, name }` of a linked record. */
 export const RefSchema = Type.Object({ id: Type.String(), name: Type.String() });
@@ -109,3 +111,14 @@ export const stamps = (created: Date, updated: Date) => ({
   created: created.toISOString(),
   updated: updated.toISOString(),
 });
+
+/**
+ * The body of a partial update (PUT): every field of `schema` optional, and none filled in by its
+ * default, so that a field left out keeps its value instead of being reset.
+ */
+export function UpdateOf<T extends TObject>(schema: T) {
+  const partial = Type.Partial(schema);
+  for (const property of Object.values((partial as TObject).properties))
+    delete (property as { default?: unknown }).default;
+  return partial;
+}

@@ -18,11 +18,13 @@ export interface CountedDatabase {
 export function countQueries(database: PlatformDatabase): CountedDatabase {
   let queries = 0;
   const counter: KyselyPlugin = {
+    // Called for every query builder, subqueries included: not a count of statements.
     transformQuery(args: PluginTransformQueryArgs) {
-      queries += 1;
       return args.node;
     },
+    // Called once per statement executed.
     async transformResult(args: PluginTransformResultArgs) {
+      queries += 1;
       return args.result;
     },
   };

@@ -1,4 +1,4 @@
-import { Name, Nullable, StampsAt, Type, type Static } from '@platform/core';
+import { Name, Nullable, StampsAt, Type, type Static, UpdateOf } from '@platform/core';
 
 export const CategoryInputSchema = Type.Object({
   name: Name('category name'),
@@ -7,7 +7,7 @@ export const CategoryInputSchema = Type.Object({
     Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#rrggbb' })),
   ),
 });
-export const CategoryUpdateSchema = Type.Partial(CategoryInputSchema);
+export const CategoryUpdateSchema = UpdateOf(CategoryInputSchema);
 
 export const CategorySchema = Type.Object({
   id: Type.String(),

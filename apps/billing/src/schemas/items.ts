@@ -11,6 +11,9 @@ import {
   stampsAt,
   Type,
   type Static,
+  UpdateOf,
+  TagsSchema,
+  unique,
 } from '@platform/core';
 import type { ItemChanges, ItemRow, NewItem } from '../database.js';
 import type { ItemFilter } from '../repositories/items.js';
@@ -38,7 +41,7 @@ export const ItemInputSchema = Type.Object({
       currency: Currency('ISO 4217 code; the configured currency by default'),
       provider: Nullable(Label('Who bills it, e.g. openai')),
       providerRef: Nullable(Label("The provider's id of the charge; unique per provider")),
-      tags: Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50 }),
+      tags: TagsSchema,
       description: Nullable(Type.String({ maxLength: 2000 })),
       recurring: Type.Boolean(),
       period: Nullable(Type.Enum([...PERIODS], { description: 'Required when recurring' })),
@@ -51,7 +54,7 @@ export const ItemInputSchema = Type.Object({
   ).properties,
 });
 export type ItemInput = Static<typeof ItemInputSchema>;
-export const ItemUpdateSchema = Type.Partial(ItemInputSchema);
+export const ItemUpdateSchema = UpdateOf(ItemInputSchema);
 export type ItemUpdate = Static<typeof ItemUpdateSchema>;
 
 export const ItemSchema = Type.Object({
@@ -136,7 +139,7 @@ export const columnsOf = (input: ItemUpdate): ItemChanges => ({
   currency: input.currency?.toUpperCase(),
   provider: input.provider,
   provider_ref: input.providerRef,
-  tags: input.tags && [...new Set(input.tags)],
+  tags: input.tags && unique(input.tags),
   description: input.description,
   recurring: input.recurring,
   period: input.period,

@@ -10,6 +10,7 @@ import {
   stampsAt,
   Type,
   type ServiceRoutes,
+  unique,
 } from '@platform/core';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
 import { findGroup } from '../repositories/groups.js';
@@ -37,7 +38,6 @@ const toService = (row: ServiceWithLinks): Service => ({
 });
 
 /** The values in the order given, repeats dropped (tags, dependencies). */
-const distinct = (values: string[]) => [...new Set(values)];
 
 /** The system or owner to point at (BAD_REQUEST when unknown); undefined and null pass through. */
 async function linked(db: CatalogDb, kind: 'system' | 'owner', idOrName?: string | null) {
@@ -80,7 +80,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
         id: newId(),
         name,
         description,
-        tags: distinct(tags ?? []),
+        tags: unique(tags ?? []),
         system_id: system?.id,
         owner_id: owner?.id,
       });
@@ -123,11 +123,11 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       const system = await linked(db, 'system', request.body.system);
       const owner = await linked(db, 'owner', request.body.owner);
       const idOf = async (target: string) => (await findService(db, target)).id;
-      const targets = dependencies && (await Promise.all(distinct(dependencies).map(idOf)));
+      const targets = dependencies && (await Promise.all(unique(dependencies).map(idOf)));
       if (targets?.includes(id)) throw badRequest('A service cannot depend on itself');
       // A link not sent stays (undefined), one cleared goes (null).
       const links = { system_id: system && system.id, owner_id: owner && owner.id };
-      const changes = { name, description, tags: tags && distinct(tags), ...links };
+      const changes = { name, description, tags: tags && unique(tags), ...links };
       const update = updateService(db, id, changes, targets);
       await (name === undefined ? update : orConflict(update, nameTaken('Service', name)));
       return ok(toService(await getService(db, id)));

@@ -1,4 +1,4 @@
-import { Name, Nullable, RefSchema, StampsAt, Type, type TSchema } from '@platform/core';
+import { Name, Nullable, RefSchema, StampsAt, Type, type TSchema, UpdateOf } from '@platform/core';
 
 /** Free text describing a service or a system. */
 export const Description = Type.String({ maxLength: 2000 });
@@ -17,7 +17,7 @@ function groupSchemas(noun: string, fields: Properties, shown: Properties) {
     Record,
     WithServices: Type.Object({ ...Record.properties, services }),
     Input,
-    Update: Type.Partial(Input),
+    Update: UpdateOf(Input),
   };
 }
 export type GroupSchemas = ReturnType<typeof groupSchemas>;

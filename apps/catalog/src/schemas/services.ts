@@ -1,10 +1,13 @@
-import { Name, Nullable, PagedQuery, StampsAt, Type, type Static } from '@platform/core';
+import {
+  Name,
+  Nullable,
+  PagedQuery,
+  StampsAt,
+  Type,
+  type Static,
+  TagsSchema,
+} from '@platform/core';
 import { Description } from './groups.js';
-
-export const TagsSchema = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
-  maxItems: 50,
-  description: 'Up to 50 tags of 1-50 characters; repeats are dropped',
-});
 
 export const ServiceInputSchema = Type.Object({
   name: Name('service name'),

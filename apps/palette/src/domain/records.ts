@@ -1,8 +1,5 @@
 import { badRequest } from '@platform/core';
 
-/** The items without repeats, in their first order. */
-export const unique = <T>(items: readonly T[]) => [...new Set(items)];
-
 /** The fields that were sent (not undefined): what a partial update changes. */
 export const sentFields = <T extends Record<string, unknown>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -1,6 +1,7 @@
+import { unique } from '@platform/core';
 import { jsonb, sql } from '@platform/db';
 import type { PaletteDb, PatternRow, Step } from '../database.js';
-import { unique } from '../domain/records.js';
+
 import type { ComponentRef } from '../schemas/components.js';
 import { componentsLinkedBy } from './components.js';
 

@@ -1,7 +1,6 @@
-import { badRequest, newId } from '@platform/core';
+import { badRequest, newId, unique } from '@platform/core';
 import { jsonb, sql } from '@platform/db';
 import type { Columns, PaletteDb, RecordTable, Row } from '../database.js';
-import { unique } from '../domain/records.js';
 
 /** What every kind of record shares; the rest of this file works on any of them. */
 
@@ -16,14 +15,18 @@ const toColumns = <T extends object>(values: T): T =>
     ]),
   ) as T;
 
-/** A page of records by name, filtered on the other fields given (exact match; `tag`: has it). */
+/** The list filters; each kind's query schema allows those of its columns (any other is ignored). */
+const FILTERS = ['category', 'group', 'status', 'severity', 'tag'] as const;
+
+/** A page of records by name, filtered on the filters given (exact match; `tag`: has it). */
 export function listNamed<T extends RecordTable>(
   db: PaletteDb,
   table: T,
-  { limit, offset, ...filter }: { limit: number; offset: number; [column: string]: unknown },
+  page: { limit: number; offset: number } & Partial<Record<(typeof FILTERS)[number], unknown>>,
 ) {
   let query = db.selectFrom(table as RecordTable).selectAll();
-  for (const [column, value] of Object.entries(filter)) {
+  for (const column of FILTERS) {
+    const value = page[column];
     if (value === undefined) continue;
     query =
       column === 'tag'
@@ -32,8 +35,8 @@ export function listNamed<T extends RecordTable>(
   }
   return query
     .orderBy(sql`lower(name)`)
-    .limit(limit)
-    .offset(offset)
+    .limit(page.limit)
+    .offset(page.offset)
     .execute() as unknown as Promise<Array<Row<T>>>;
 }
 

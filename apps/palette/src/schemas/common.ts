@@ -3,10 +3,7 @@ import { Nullable, PagedQuery, Type } from '@platform/core';
 /** Free text, such as a description. */
 export const Text = (maxLength = 2000) => Type.String({ maxLength });
 
-export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), {
-  maxItems: 50,
-  description: 'Up to 50 tags; repeats are dropped',
-});
+export { TagsSchema as Tags } from '@platform/core';
 
 /** The optional category of a component, pattern, standard or rule. */
 export const CategoryInput = Nullable(Type.String({ minLength: 1, maxLength: 100 }));

@@ -1,4 +1,12 @@
-import { Nullable, PagedQuery, RefSchema, Stamps, Type, type Static } from '@platform/core';
+import {
+  Nullable,
+  PagedQuery,
+  RefSchema,
+  Stamps,
+  Type,
+  type Static,
+  UpdateOf,
+} from '@platform/core';
 import { CATEGORY_NAMES } from '../domain/tokens.js';
 import { Tags, Text } from './common.js';
 
@@ -46,7 +54,7 @@ export const TokenInputSchema = Type.Object({
   tags: Type.Optional(Tags),
 });
 
-export const TokenUpdateSchema = Type.Partial(TokenInputSchema);
+export const TokenUpdateSchema = UpdateOf(TokenInputSchema);
 export type TokenUpdate = Static<typeof TokenUpdateSchema>;
 
 export const TokenSchema = Type.Object({

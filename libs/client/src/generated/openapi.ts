@@ -4813,7 +4813,7 @@ export interface operations {
                     /** @description Dotted group path, e.g. brand.primary (the JSON export nests by it) */
                     group?: string | null;
                     description?: string | null;
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -5128,7 +5128,7 @@ export interface operations {
                     /** @description Dotted group path, e.g. brand.primary (the JSON export nests by it) */
                     group?: string | null;
                     description?: string | null;
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -5508,7 +5508,7 @@ export interface operations {
                     }[];
                     /** @description Token ids or names */
                     tokens?: string[];
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -5756,10 +5756,7 @@ export interface operations {
                      * @description Unique, case-insensitively; no space at either end
                      */
                     name?: string;
-                    /**
-                     * @default draft
-                     * @enum {unknown}
-                     */
+                    /** @enum {unknown} */
                     status?: "draft" | "experimental" | "beta" | "stable" | "deprecated";
                     category?: string | null;
                     description?: string | null;
@@ -5783,7 +5780,7 @@ export interface operations {
                     }[];
                     /** @description Token ids or names */
                     tokens?: string[];
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -6416,7 +6413,7 @@ export interface operations {
                     description?: string | null;
                     /** @description Component ids or names */
                     components?: string[];
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -6615,7 +6612,7 @@ export interface operations {
                     description?: string | null;
                     /** @description Component ids or names */
                     components?: string[];
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -6982,7 +6979,7 @@ export interface operations {
                     category?: string | null;
                     description?: string | null;
                     guidelines?: string[];
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -7333,7 +7330,7 @@ export interface operations {
                     description?: string | null;
                     /** @description Component ids or names it applies to */
                     components?: string[];
-                    /** @description Up to 50 tags; repeats are dropped */
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                 };
             };
@@ -7861,6 +7858,7 @@ export interface operations {
                     provider?: string | null;
                     /** @description The provider's id of the charge; unique per provider */
                     providerRef?: string | null;
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                     description?: string | null;
                     recurring?: boolean;
@@ -8178,6 +8176,7 @@ export interface operations {
                     provider?: string | null;
                     /** @description The provider's id of the charge; unique per provider */
                     providerRef?: string | null;
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
                     description?: string | null;
                     recurring?: boolean;
