@@ -89,7 +89,9 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
   /** The body field that names the records this kind links to (`tokens`, `components`). */
   const targetsField = hasLinks(table) ? LINKS[table].targets : undefined;
 
-  const find = (idOrName: string) => findByIdOrName<Row<T>>(db, table, idOrName, resource);
+  // A generic table: Kysely cannot resolve its row type, the kind's Row<T> names it.
+  const find = async (idOrName: string) =>
+    (await findByIdOrName(db, table, idOrName, resource)) as Row<T>;
   const withLinks = async (rows: Array<Row<T>>) => {
     const ids = rows.map((row) => row.id);
     const linked = hasLinks(table) ? await linkedIds(db, table, ids) : undefined;

@@ -1,17 +1,17 @@
-import { isUniqueViolation, selectByIdOrName, type Kysely } from '@platform/db';
+import { isUniqueViolation, selectByIdOrName, type Kysely, type Selectable } from '@platform/db';
 import { conflict, notFound } from './errors.js';
 
 /**
  * The record with exactly that id, or else the one with that name in any case (spec 2.1);
  * NOT_FOUND `<Resource> not found: <idOrName>` when there is none.
  */
-export async function findByIdOrName<Row>(
-  db: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
-  table: string,
+export async function findByIdOrName<DB, T extends keyof DB & string>(
+  db: Kysely<DB>,
+  table: T,
   idOrName: string,
   resource: string,
-): Promise<Row> {
-  const row = await selectByIdOrName<Row>(db, table, idOrName);
+): Promise<Selectable<DB[T]>> {
+  const row = await selectByIdOrName(db, table, idOrName);
   if (!row) throw notFound(resource, idOrName);
   return row;
 }

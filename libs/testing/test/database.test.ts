@@ -80,8 +80,7 @@ describe('queries', () => {
   });
 
   it('resolves an exact id first, then a name case-insensitively (spec 2.1)', async () => {
-    const find = (key: string) =>
-      selectByIdOrName<{ id: string }>(things$, 'things', key).then((r) => r?.id);
+    const find = (key: string) => selectByIdOrName(things$, 'things', key).then((r) => r?.id);
     expect(await find('Ab12Cd34')).toBe('Ab12Cd34');
     expect(await find('ab12cd34')).toBeUndefined();
     expect(await find('WIDGET')).toBe('Ab12Cd34');

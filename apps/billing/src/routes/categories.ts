@@ -31,8 +31,7 @@ const toCategory = (row: CategoryRow): Category => ({
 });
 
 export const categoryRoutes: BillingRoutes = async (app, { db }) => {
-  const find = (idOrName: string) =>
-    findByIdOrName<CategoryRow>(db, 'categories', idOrName, 'Category');
+  const find = (idOrName: string) => findByIdOrName(db, 'categories', idOrName, 'Category');
 
   app.get(
     '/categories',

@@ -1,5 +1,5 @@
 import { selectByIdOrName, sql } from '@platform/db';
-import type { CatalogDb, GroupRow } from '../database.js';
+import type { CatalogDb } from '../database.js';
 
 /**
  * Systems and owners: named records that services point at, stored alike. Each has, besides id,
@@ -34,7 +34,7 @@ export function listGroups(
 
 /** The record with that id, else that name in any case; undefined when there is none. */
 export const findGroup = (db: CatalogDb, table: GroupTable, idOrName: string) =>
-  selectByIdOrName<GroupRow>(db, table, idOrName);
+  selectByIdOrName(db, table, idOrName);
 
 /** The stored record, or undefined when its name is taken (in any case). */
 export function insertGroup(db: CatalogDb, table: GroupTable, id: string, fields: NewGroup) {

@@ -1,6 +1,6 @@
 import { findByIdOrName, notFound, type Static } from '@platform/core';
 import { jsonb, sql, type Insertable, type Updateable } from '@platform/db';
-import type { CatalogDb, ServiceRow, ServicesTable } from '../database.js';
+import type { CatalogDb, ServicesTable } from '../database.js';
 import type { ServiceListQuery } from '../schemas/services.js';
 import { dependenciesOf, replaceDependencies } from './dependencies.js';
 
@@ -49,7 +49,7 @@ export async function getService(db: CatalogDb, id: string) {
 
 /** The service with that id, else that name in any case; NOT_FOUND `Service not found: x`. */
 export const findService = (db: CatalogDb, idOrName: string) =>
-  findByIdOrName<ServiceRow>(db, 'services', idOrName, 'Service');
+  findByIdOrName(db, 'services', idOrName, 'Service');
 
 /** The stored service, or undefined when its name is taken (in any case). */
 export function insertService(db: CatalogDb, service: Insertable<ServicesTable>) {

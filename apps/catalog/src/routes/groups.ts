@@ -47,7 +47,7 @@ function groupRoutes(
   const taken = (name: string) => nameTaken(noun, name);
 
   return async (app, { db }) => {
-    const find = (idOrName: string) => findByIdOrName<GroupRow>(db, table, idOrName, resource);
+    const find = (idOrName: string) => findByIdOrName(db, table, idOrName, resource);
     const withServices = async (row: GroupRow) => ({
       ...toRecord(row),
       services: await servicesOf(db, table, row.id),

@@ -24,7 +24,7 @@ export function listPolicies(
 
 /** The policy with that id, else that name in any case; NOT_FOUND `Retention policy not found: x`. */
 export const findPolicy = (db: LedgerDb, idOrName: string) =>
-  findByIdOrName<PolicyRow>(db, 'policies', idOrName, 'Retention policy');
+  findByIdOrName(db, 'policies', idOrName, 'Retention policy');
 
 /** Deletes the policy with that id or name; NOT_FOUND too when another request deleted it meanwhile. */
 export async function deletePolicy(db: LedgerDb, idOrName: string): Promise<PolicyRow> {

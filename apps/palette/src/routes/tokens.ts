@@ -10,7 +10,7 @@ import {
   type ServiceRoutes,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
-import type { Columns, PaletteDatabase, PaletteDb, TokenRow } from '../database.js';
+import type { Columns, PaletteDatabase, PaletteDb } from '../database.js';
 import { contrast } from '../domain/tokens.js';
 import { tokenColumns, toToken } from '../mappers.js';
 import { deleteRecord, insertRecord, listNamed, updateRecord } from '../repositories/records.js';
@@ -40,7 +40,7 @@ async function takenValue(db: PaletteDb, error: unknown, name: string | undefine
 }
 
 export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
-  const findToken = (idOrName: string) => findByIdOrName<TokenRow>(db, 'tokens', idOrName, 'Token');
+  const findToken = (idOrName: string) => findByIdOrName(db, 'tokens', idOrName, 'Token');
 
   app.get(
     '/tokens',

@@ -32,7 +32,7 @@ export function listItems(
 
 /** The item with exactly that id, else the one with that name in any case; NOT_FOUND otherwise. */
 export const findItem = (db: {{Name}}Db, idOrName: string) =>
-  findByIdOrName<ItemRow>(db, 'items', idOrName, 'Item');
+  findByIdOrName(db, 'items', idOrName, 'Item');
 
 export function insertItem(db: {{Name}}Db, item: NewItem): Promise<ItemRow> {
   return db.insertInto('items').values(item).returningAll().executeTakeFirstOrThrow();
