@@ -89,6 +89,26 @@ describe('query counts', () => {
     expect(filtered.queries).toBe(one.queries);
   });
 
+  it('replaces 300 dependencies, named by id or name, in as many queries as 1', async () => {
+    await seedServices();
+    await api.post('/services', { name: 'hub' });
+    const put = async (dependencies: string[]) => {
+      counted.reset();
+      const res = await api.put('/services/hub', { dependencies });
+      expect(res.status).toBe(200);
+      return { data: res.body.data, queries: counted.count() };
+    };
+    const names = Array.from({ length: N }, (_, i) => `SVC-${String(i).padStart(3, '0')}`);
+    const many = await put(names);
+    const one = await put([serviceId(0)]);
+    expect(many.data.dependencies).toEqual(Array.from({ length: N }, (_, i) => serviceId(i)));
+    expect(one.data.dependencies).toEqual([serviceId(0)]);
+    expect(many.queries).toBe(one.queries);
+    expect(
+      (await api.put('/services/hub', { dependencies: ['svc-000', 'nope'] })).body.error,
+    ).toEqual({ code: 'NOT_FOUND', message: 'Service not found: nope' });
+  });
+
   it('gets a system or an owner with 300 services in as many queries as one with 1', async () => {
     await seedServices();
     await api.post('/systems', { name: 'Small' });

@@ -46,7 +46,10 @@ export interface ServiceDefinition<DB, Config> {
   migrations: Migrations;
   /** Variables the service reads besides SERVER_VARIABLES (documented in the README). */
   variables?: readonly Variable[];
-  /** Reads and validates `variables`; a bad value throws a ConfigError and stops start-up. */
+  /**
+   * Reads and validates `variables`; a bad value throws a ConfigError and stops start-up. Required
+   * whenever the service declares a Config type (see ServiceDefinitionOf).
+   */
   config?: (env: Env) => Config;
   /** Route plugins, registered in order; each is given the service's context. */
   routes: ReadonlyArray<ServiceRoutes<DB, Config>>;
@@ -55,6 +58,10 @@ export interface ServiceDefinition<DB, Config> {
   /** Off unless FEATURE_<NAME> or an override turns it on (experimental services). */
   experimental?: boolean;
 }
+
+/** A definition whose `config` reader is required as soon as Config is more than `undefined`. */
+export type ServiceDefinitionOf<DB, Config> = ServiceDefinition<DB, Config> &
+  (undefined extends Config ? unknown : { config: (env: Env) => Config });
 
 /** How an instance mounts a service. */
 export interface MountOptions<Config = unknown> {
@@ -106,7 +113,7 @@ export function packageVersion(root: string): string {
  * answers `GET /healthz` (503 when the database does not answer), and runs the periodic jobs.
  */
 export function defineService<DB, Config = undefined>(
-  definition: ServiceDefinition<DB, Config>,
+  definition: ServiceDefinitionOf<DB, Config>,
 ): ServiceManifest<Config> {
   const { name, title } = definition;
   const version = packageVersion(definition.root);

@@ -6,7 +6,7 @@ export {
   type PlatformDatabase,
 } from './database.js';
 export { migrateSchema, type Migrations } from './migrate.js';
-export { selectByIdOrName } from './lookup.js';
+export { selectByIdOrName, idsByIdOrName } from './lookup.js';
 export { jsonb } from './values.js';
 export { withTimeout } from './timeout.js';
 export { PGliteDialect } from './pglite-dialect.js';

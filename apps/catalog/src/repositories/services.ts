@@ -1,5 +1,5 @@
 import { findByIdOrName, notFound, type Static } from '@platform/core';
-import { jsonb, sql, type Insertable, type Updateable } from '@platform/db';
+import { idsByIdOrName, jsonb, sql, type Insertable, type Updateable } from '@platform/db';
 import type { CatalogDb, ServicesTable } from '../database.js';
 import type { ServiceListQuery } from '../schemas/services.js';
 import { dependenciesOf, replaceDependencies } from './dependencies.js';
@@ -50,6 +50,14 @@ export async function getService(db: CatalogDb, id: string) {
 /** The service with that id, else that name in any case; NOT_FOUND `Service not found: x`. */
 export const findService = (db: CatalogDb, idOrName: string) =>
   findByIdOrName(db, 'services', idOrName, 'Service');
+
+/** The ids of the services named (ids or names), in one query; NOT_FOUND for an unknown one. */
+export async function findServiceIds(db: CatalogDb, refs: readonly string[]): Promise<string[]> {
+  const ids = await idsByIdOrName(db, 'services', refs);
+  const missing = ids.indexOf(undefined);
+  if (missing >= 0) throw notFound('Service', refs[missing]);
+  return ids as string[];
+}
 
 /** The stored service, or undefined when its name is taken (in any case). */
 export function insertService(db: CatalogDb, service: Insertable<ServicesTable>) {

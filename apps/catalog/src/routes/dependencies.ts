@@ -9,7 +9,7 @@ import {
 import type { CatalogDatabase } from '../database.js';
 import { addDependency, dependencyIds, removeDependency } from '../repositories/dependencies.js';
 import { dependencyGraph } from '../repositories/graph.js';
-import { findService } from '../repositories/services.js';
+import { findService, findServiceIds } from '../repositories/services.js';
 import {
   DependenciesSchema,
   DependencyInputSchema,
@@ -33,11 +33,11 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
       },
     },
     async (request) => {
-      const service = await findService(db, request.params.idOrName);
-      const target = await findService(db, request.body.dependsOn);
-      if (service.id === target.id) throw badRequest('A service cannot depend on itself');
-      await addDependency(db, service.id, target.id);
-      return ok(await dependencyIds(db, service.id));
+      const { idOrName } = request.params;
+      const [id, target] = await findServiceIds(db, [idOrName, request.body.dependsOn]);
+      if (id === target) throw badRequest('A service cannot depend on itself');
+      await addDependency(db, id, target);
+      return ok(await dependencyIds(db, id));
     },
   );
 

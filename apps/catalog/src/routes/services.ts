@@ -17,6 +17,7 @@ import { findGroup } from '../repositories/groups.js';
 import {
   deleteService,
   findService,
+  findServiceIds,
   getService,
   insertService,
   listServices,
@@ -36,8 +37,6 @@ const toService = (row: ServiceWithLinks): Service => ({
   ...row,
   ...stampsAt(row.created_at, row.updated_at),
 });
-
-/** The values in the order given, repeats dropped (tags, dependencies). */
 
 /** The system or owner to point at (BAD_REQUEST when unknown); undefined and null pass through. */
 async function linked(db: CatalogDb, kind: 'system' | 'owner', idOrName?: string | null) {
@@ -122,8 +121,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       const { name, description, tags, dependencies } = request.body;
       const system = await linked(db, 'system', request.body.system);
       const owner = await linked(db, 'owner', request.body.owner);
-      const idOf = async (target: string) => (await findService(db, target)).id;
-      const targets = dependencies && (await Promise.all(unique(dependencies).map(idOf)));
+      const targets = dependencies && unique(await findServiceIds(db, dependencies));
       if (targets?.includes(id)) throw badRequest('A service cannot depend on itself');
       // A link not sent stays (undefined), one cleared goes (null).
       const links = { system_id: system && system.id, owner_id: owner && owner.id };

@@ -12,11 +12,21 @@ import {
 } from '../schemas/events.js';
 import { verifyChain } from '../verify.js';
 
-const toAuditEvent = ({ prev_hash, anonymized_at, ...row }: EventRow): AuditEvent => ({
-  ...row,
+// Field by field: the row also holds personal_hash, a hash of the actor and metadata that a
+// client must not get to test guesses against.
+const toAuditEvent = (row: EventRow): AuditEvent => ({
+  id: row.id,
+  action: row.action,
+  actor: row.actor,
+  resource: row.resource,
+  service: row.service,
+  metadata: row.metadata,
+  details: row.details,
   timestamp: row.timestamp.toISOString(),
-  prevHash: prev_hash,
-  anonymized: anonymized_at !== null,
+  seq: row.seq,
+  hash: row.hash,
+  prevHash: row.prev_hash,
+  anonymized: row.anonymized_at !== null,
 });
 
 /** When the event happened: now, or the client's time if it is at most 5 minutes ahead of ours. */

@@ -1,5 +1,5 @@
 import { badRequest, newId, unique } from '@platform/core';
-import { jsonb, sql } from '@platform/db';
+import { idsByIdOrName, jsonb, sql } from '@platform/db';
 import type { Columns, PaletteDb, RecordTable, Row } from '../database.js';
 
 /** What every kind of record shares; the rest of this file works on any of them. */
@@ -47,28 +47,11 @@ export async function resolveRefs(
   refs: readonly string[],
 ): Promise<string[]> {
   const wanted = unique(refs);
-  if (wanted.length === 0) return [];
-  const rows = await db
-    .selectFrom(table as 'components')
-    .select(['id', sql<string>`lower(name)`.as('key')])
-    .where((eb) =>
-      eb.or([
-        eb('id', 'in', wanted),
-        eb(
-          sql`lower(name)`,
-          'in',
-          wanted.map((ref) => ref.toLowerCase()),
-        ),
-      ]),
-    )
-    .execute();
-  const byId = new Set(rows.map((row) => row.id));
-  const byName = new Map(rows.map((row) => [row.key, row.id]));
+  const ids = await idsByIdOrName(db, table, wanted);
   return unique(
-    wanted.map((ref) => {
-      const id = byId.has(ref) ? ref : byName.get(ref.toLowerCase());
+    ids.map((id, i) => {
       // `Unknown token: x`, `Unknown component: x`
-      if (id === undefined) throw badRequest(`Unknown ${table.slice(0, -1)}: ${ref}`);
+      if (id === undefined) throw badRequest(`Unknown ${table.slice(0, -1)}: ${wanted[i]}`);
       return id;
     }),
   );
