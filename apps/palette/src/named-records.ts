@@ -140,7 +140,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
         targetsField && (await resolveRefs(db, targetsField, body[targetsField] ?? []));
       const values = { category: null, description: null, tags: [], ...kind.defaults };
       const row = await orConflict(
-        insertRecord(db, table, { ...values, ...columnsOf(body) } as Columns<T>, targets),
+        () => insertRecord(db, table, { ...values, ...columnsOf(body) } as Columns<T>, targets),
         nameTaken(resource, body.name),
       );
       return reply.code(201).send(ok(kind.toApi(row, targets ?? [])));
@@ -184,7 +184,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
         const refs = targetsField && body[targetsField];
         const targets = targetsField && refs && (await resolveRefs(db, targetsField, refs));
         const row = await orConflict(
-          updateRecord(db, table, current.id, columnsOf(body), targets),
+          () => updateRecord(db, table, current.id, columnsOf(body), targets),
           nameTaken(resource, body.name ?? current.name),
         );
         return ok(await shown(row));

@@ -18,11 +18,12 @@ export async function findByIdOrName<DB, T extends keyof DB & string>(
 
 /**
  * Runs a write and turns a unique violation into 409 CONFLICT with `message`: the database's
- * unique index decides, so two concurrent writes of one name cannot both succeed.
+ * unique index decides, so two concurrent writes of one name cannot both succeed. The write is a
+ * function, started here, so that its failure is always awaited and handled.
  */
-export async function orConflict<T>(write: Promise<T>, message: string): Promise<T> {
+export async function orConflict<T>(write: () => Promise<T>, message: string): Promise<T> {
   try {
-    return await write;
+    return await write();
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(message);
     throw error;

@@ -58,7 +58,7 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
     },
     async (request, reply) => {
       const { name, description, color } = request.body;
-      const insert = insertCategory(db, { id: newId(), name, description, color });
+      const insert = () => insertCategory(db, { id: newId(), name, description, color });
       const row = await orConflict(insert, nameTaken('Category', name));
       return reply.code(201).send(ok(toCategory(row)));
     },
@@ -92,7 +92,7 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
     async (request) => {
       const current = await find(request.params.idOrName);
       const { name, description, color } = request.body;
-      const update = updateCategory(db, current, { name, description, color });
+      const update = () => updateCategory(db, current, { name, description, color });
       return ok(toCategory(await orConflict(update, nameTaken('Category', name ?? current.name))));
     },
   );

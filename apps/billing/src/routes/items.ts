@@ -50,7 +50,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
     },
     async (request, reply) => {
       const { provider, providerRef } = request.body;
-      const insert = insertItem(db, newItem(request.body, config.currency));
+      const insert = () => insertItem(db, newItem(request.body, config.currency));
       const row = await orConflict(insert, refTaken(provider, providerRef));
       return reply.code(201).send(ok(toItem(row)));
     },
@@ -105,7 +105,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
       const { provider, providerRef, recurring, period } = request.body;
       checkPeriod(recurring ?? current.recurring, period !== undefined ? period : current.period);
       const row = await orConflict(
-        updateItem(db, current.id, columnsOf(request.body)),
+        () => updateItem(db, current.id, columnsOf(request.body)),
         refTaken(provider ?? current.provider, providerRef ?? current.provider_ref),
       );
       if (!row) throw notFound('Item', current.id);

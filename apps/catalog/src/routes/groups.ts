@@ -112,9 +112,9 @@ function groupRoutes(
       async (request) => {
         const { id } = await find(request.params.idOrName);
         const fields = request.body as GroupFields;
-        const update = updateGroup(db, table, id, fields);
+        const update = () => updateGroup(db, table, id, fields);
         const row = await (fields.name === undefined
-          ? update
+          ? update()
           : orConflict(update, taken(fields.name)));
         return ok(await withServices(row));
       },

@@ -126,8 +126,8 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       // A link not sent stays (undefined), one cleared goes (null).
       const links = { system_id: system && system.id, owner_id: owner && owner.id };
       const changes = { name, description, tags: tags && unique(tags), ...links };
-      const update = updateService(db, id, changes, targets);
-      await (name === undefined ? update : orConflict(update, nameTaken('Service', name)));
+      const update = () => updateService(db, id, changes, targets);
+      await (name === undefined ? update() : orConflict(update, nameTaken('Service', name)));
       return ok(toService(await getService(db, id)));
     },
   );

@@ -51,14 +51,15 @@ export const policyRoutes: LedgerRoutes = async (app, { db }) => {
       if (parsed?.kind === 'service' && service !== undefined && service !== parsed.value)
         throw badRequest(`service ${service} contradicts scope ${scope}`);
       const row = await orConflict(
-        insertPolicy(db, {
-          id: newId(),
-          name,
-          retention_days: retentionDays,
-          scope,
-          service: service ?? null,
-          action,
-        }),
+        () =>
+          insertPolicy(db, {
+            id: newId(),
+            name,
+            retention_days: retentionDays,
+            scope,
+            service: service ?? null,
+            action,
+          }),
         nameTaken('Retention policy', name),
       );
       return reply.code(201).send(ok(toPolicy(row)));

@@ -60,7 +60,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
     async (request, reply) => {
       const { name, description = null } = request.body;
       const row = await orConflict(
-        insertItem(db, { id: newId(), name, description }),
+        () => insertItem(db, { id: newId(), name, description }),
         nameTaken('Item', name, 'An'),
       );
       return reply.code(201).send(ok(toItem(row)));
@@ -98,7 +98,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
       const item = await findItem(db, idOrName);
       const { name, description } = request.body;
       const row = await orConflict(
-        updateItem(db, item.id, { name, description }),
+        () => updateItem(db, item.id, { name, description }),
         nameTaken('Item', name ?? item.name, 'An'),
       );
       // Deleted between the lookup and the update.
