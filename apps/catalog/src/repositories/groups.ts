@@ -36,14 +36,13 @@ export function listGroups(
 export const findGroup = (db: CatalogDb, table: GroupTable, idOrName: string) =>
   selectByIdOrName(db, table, idOrName);
 
-/** The stored record, or undefined when its name is taken (in any case). */
+/** The stored record; a name taken (in any case) throws the unique violation. */
 export function insertGroup(db: CatalogDb, table: GroupTable, id: string, fields: NewGroup) {
   return db
     .insertInto(table)
     .values({ id, name: fields.name, ...ownColumns(table, fields) })
-    .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
     .returningAll()
-    .executeTakeFirst();
+    .executeTakeFirstOrThrow();
 }
 
 /** Changes the fields given; a name taken throws the unique violation. */

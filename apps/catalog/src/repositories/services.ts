@@ -59,14 +59,13 @@ export async function findServiceIds(db: CatalogDb, refs: readonly string[]): Pr
   return ids as string[];
 }
 
-/** The stored service, or undefined when its name is taken (in any case). */
+/** The stored service; a name taken (in any case) throws the unique violation. */
 export function insertService(db: CatalogDb, service: Insertable<ServicesTable>) {
   return db
     .insertInto('services')
     .values({ ...service, tags: jsonb(service.tags) })
-    .onConflict((oc) => oc.expression(sql`lower(name)`).doNothing())
     .returningAll()
-    .executeTakeFirst();
+    .executeTakeFirstOrThrow();
 }
 
 /**

@@ -78,8 +78,8 @@ function groupRoutes(
       },
       async (request, reply) => {
         const fields = request.body as NewGroup;
-        const row = await insertGroup(db, table, newId(), fields);
-        if (!row) throw conflict(taken(fields.name));
+        const insert = () => insertGroup(db, table, newId(), fields);
+        const row = await orConflict(insert, taken(fields.name));
         return reply.code(201).send(ok(toRecord(row)));
       },
     );

@@ -1,6 +1,5 @@
 import {
   badRequest,
-  conflict,
   IdOrNameParams,
   nameTaken,
   newId,
@@ -75,17 +74,12 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       const { name, description, tags } = request.body;
       const system = await linked(db, 'system', request.body.system);
       const owner = await linked(db, 'owner', request.body.owner);
-      const row = await insertService(db, {
-        id: newId(),
-        name,
-        description,
-        tags: unique(tags ?? []),
-        system_id: system?.id,
-        owner_id: owner?.id,
-      });
-      if (!row) throw conflict(nameTaken('Service', name));
-      const links = { system: system?.name ?? null, owner: owner?.name ?? null, dependencies: [] };
-      return reply.code(201).send(ok(toService({ ...row, ...links })));
+      const service = { id: newId(), name, description, tags: unique(tags ?? []) };
+      const links = { system_id: system?.id, owner_id: owner?.id };
+      const insert = () => insertService(db, { ...service, ...links });
+      const row = await orConflict(insert, nameTaken('Service', name));
+      const names = { system: system?.name ?? null, owner: owner?.name ?? null, dependencies: [] };
+      return reply.code(201).send(ok(toService({ ...row, ...names })));
     },
   );
 
