@@ -1,5 +1,4 @@
-import type { operations } from './generated/openapi.js';
-import { OPERATIONS } from './generated/operations.js';
+import { OPERATIONS, type operations } from './generated/index.js';
 import { call, type ApiRequest, type Transport } from './transport.js';
 
 type Operations = typeof OPERATIONS;
@@ -79,7 +78,7 @@ export function createClient(transport: Transport): PlatformClient {
   const client: Record<string, Record<string, (args?: Args) => Promise<unknown>>> = {};
   for (const [service, ops] of Object.entries(OPERATIONS)) {
     client[service] = {};
-    for (const [name, { method, path }] of Object.entries(ops))
+    for (const [name, [method, path]] of Object.entries(ops))
       client[service][name] = (args: Args = {}) =>
         call(transport, {
           method: method as ApiRequest['method'],

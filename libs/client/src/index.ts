@@ -1,4 +1,3 @@
 export * from './transport.js';
 export * from './client.js';
-export type { operations, paths, components } from './generated/openapi.js';
-export { OPERATIONS } from './generated/operations.js';
+export { OPERATIONS, type operations } from './generated/index.js';
