@@ -1,4 +1,4 @@
-import { countQueries, jsonApi, serviceUnderTest, testDatabase } from '@platform/testing';
+import { jsonApi, serviceUnderTest } from '@platform/testing';
 import { jsonb } from '@platform/db';
 import type { BillingDatabase } from '../src/database';
 import { billing } from '../src/index';
@@ -222,8 +222,7 @@ describe('categories', () => {
 
 describe('lists cost a constant number of queries', () => {
   it('whatever the number of rows on the page', async () => {
-    const counted = countQueries(await testDatabase());
-    const other = await serviceUnderTest(billing, { db: counted.db });
+    const other = await serviceUnderTest(billing);
     try {
       const api = jsonApi(other.app, billing.prefix);
       const tables = other.db.schema<BillingDatabase>(billing.name);
@@ -256,10 +255,10 @@ describe('lists cost a constant number of queries', () => {
         (url) => `${url}${url.includes('?') ? '&' : '?'}limit=1000`,
       );
       const cost = async (url: string, rows: number) => {
-        counted.reset();
+        other.queries.reset();
         const res = await api.get(url);
         expect(res.body.data).toHaveLength(rows);
-        return counted.count();
+        return other.queries.count();
       };
       await add(0, 1);
       const one: number[] = [];

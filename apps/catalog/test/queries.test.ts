@@ -1,21 +1,11 @@
-import {
-  countQueries,
-  jsonApi,
-  serviceUnderTest,
-  testDatabase,
-  type CountedDatabase,
-  type JsonApi,
-  type ServiceUnderTest,
-} from '@platform/testing';
+import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
 import type { CatalogDatabase } from '../src/database';
 import { catalog } from '../src/index';
 
-let counted: CountedDatabase;
 let svc: ServiceUnderTest;
 let api: JsonApi;
 beforeEach(async () => {
-  counted = countQueries(await testDatabase());
-  svc = await serviceUnderTest(catalog, { db: counted.db });
+  svc = await serviceUnderTest(catalog);
   api = jsonApi(svc.app, catalog.prefix);
 });
 afterEach(() => svc.close());
@@ -30,7 +20,7 @@ const serviceId = (i: number) => `svc${String(i).padStart(5, '0')}`;
 async function seedServices() {
   const system = (await api.post('/systems', { name: 'Big' })).body.data;
   const owner = (await api.post('/owners', { name: 'ann' })).body.data;
-  const db = counted.db.schema<CatalogDatabase>(catalog.name);
+  const db = svc.db.schema<CatalogDatabase>(catalog.name);
   await db
     .insertInto('services')
     .values(
@@ -60,10 +50,10 @@ async function seedServices() {
 
 /** The answer to GET `url` and the number of queries it cost. */
 async function queriesOf(url: string) {
-  counted.reset();
+  svc.queries.reset();
   const res = await api.get(url);
   expect(res.status).toBe(200);
-  return { data: res.body.data, queries: counted.count() };
+  return { data: res.body.data, queries: svc.queries.count() };
 }
 
 describe('query counts', () => {
@@ -93,10 +83,10 @@ describe('query counts', () => {
     await seedServices();
     await api.post('/services', { name: 'hub' });
     const put = async (dependencies: string[]) => {
-      counted.reset();
+      svc.queries.reset();
       const res = await api.put('/services/hub', { dependencies });
       expect(res.status).toBe(200);
-      return { data: res.body.data, queries: counted.count() };
+      return { data: res.body.data, queries: svc.queries.count() };
     };
     const names = Array.from({ length: N }, (_, i) => `SVC-${String(i).padStart(3, '0')}`);
     const many = await put(names);
@@ -127,7 +117,7 @@ describe('query counts', () => {
   });
 
   it('lists 300 systems or owners in as many queries as 1', async () => {
-    const db = counted.db.schema<CatalogDatabase>(catalog.name);
+    const db = svc.db.schema<CatalogDatabase>(catalog.name);
     const rows = Array.from({ length: N }, (_, i) => ({ id: serviceId(i), name: `r-${i}` }));
     await db.insertInto('systems').values(rows).execute();
     await db.insertInto('owners').values(rows).execute();

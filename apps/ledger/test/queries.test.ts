@@ -1,22 +1,19 @@
-import { countQueries, testDatabase, type CountedDatabase } from '@platform/testing';
 import { appendEvents } from '../src/appender';
 import { ledgerUnderTest, type Ledger } from './helpers';
 
-let counted: CountedDatabase;
 let svc: Ledger;
 beforeEach(async () => {
-  counted = countQueries(await testDatabase());
   // No retention run in the background while queries are counted.
-  svc = await ledgerUnderTest({ db: counted.db, env: { LEDGER_RETENTION_INTERVAL_MS: '0' } });
+  svc = await ledgerUnderTest({ env: { LEDGER_RETENTION_INTERVAL_MS: '0' } });
 });
 afterEach(() => svc.close());
 
 /** Rows listed by `url` and the queries the list cost. */
 async function list(url: string) {
-  counted.reset();
+  svc.queries.reset();
   const { status, body } = await svc.get(url);
   expect(status).toBe(200);
-  return { rows: body.data.length, queries: counted.count() };
+  return { rows: body.data.length, queries: svc.queries.count() };
 }
 
 const MANY = 250;

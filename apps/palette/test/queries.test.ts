@@ -1,26 +1,16 @@
 import { jsonb } from '@platform/db';
-import {
-  countQueries,
-  jsonApi,
-  serviceUnderTest,
-  testDatabase,
-  type CountedDatabase,
-  type JsonApi,
-  type ServiceUnderTest,
-} from '@platform/testing';
+import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
 import type { PaletteDb } from '../src/database';
 import { palette } from '../src/index';
 import { insertRecord } from '../src/repositories/records';
 
-let counted: CountedDatabase;
 let svc: ServiceUnderTest;
 let api: JsonApi;
 let db: PaletteDb;
 beforeEach(async () => {
-  counted = countQueries(await testDatabase());
-  svc = await serviceUnderTest(palette, { db: counted.db });
+  svc = await serviceUnderTest(palette);
   api = jsonApi(svc.app, palette.prefix);
-  db = counted.db.schema('palette');
+  db = svc.db.schema('palette');
 });
 afterEach(() => svc.close());
 
@@ -30,11 +20,11 @@ const many = (kind: string, count: number) =>
 
 /** Queries made by a GET of `path`, checking that it answers `length` records. */
 async function queriesOf(path: string, length: number) {
-  counted.reset();
+  svc.queries.reset();
   const { status, body } = await api.get(path);
   expect(status).toBe(200);
   expect(body.data).toHaveLength(length);
-  return { count: counted.count(), data: body.data };
+  return { count: svc.queries.count(), data: body.data };
 }
 
 /** Two components, each with two tokens: what the records below link to. */

@@ -2,10 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { buildServiceApp, type App, type Env, type ServiceManifest } from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import { testDatabase } from './database.js';
+import { countQueries } from './queries.js';
 
 export interface ServiceUnderTest {
   app: App;
+  /** The service's database: what a test does through it is counted in `queries` too. */
   db: PlatformDatabase;
+  /** The statements run since the start or the last reset: what proves a list has no N+1. */
+  queries: { count(): number; reset(): void };
   close(): Promise<void>;
 }
 
@@ -17,7 +21,8 @@ export async function serviceUnderTest(
   manifest: ServiceManifest,
   options: { db?: PlatformDatabase; env?: Env } = {},
 ): Promise<ServiceUnderTest> {
-  const database = options.db ?? (await testDatabase());
+  const counted = countQueries(options.db ?? (await testDatabase()));
+  const database = counted.db;
   await migrateSchema(database, manifest.name, manifest.migrations);
   const app = await buildServiceApp(manifest, {
     database,
@@ -27,6 +32,7 @@ export async function serviceUnderTest(
   return {
     app,
     db: database,
+    queries: { count: counted.count, reset: counted.reset },
     async close() {
       await app.close();
       await database.close();
