@@ -13,7 +13,12 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawReplyDefaultExpression,
 } from 'fastify';
-import { isForeignKeyViolation, isUniqueViolation, sqlState } from '@platform/db';
+import {
+  isDatabaseUnavailable,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  sqlState,
+} from '@platform/db';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
 import { schemaErrorFormatter, validatorCompiler } from './validation.js';
 
@@ -140,15 +145,6 @@ export function notFoundHandler(request: FastifyRequest, reply: FastifyReply) {
   return sendError(reply, 'NOT_FOUND', `Route ${request.method} ${path} not found`);
 }
 
-const DB_UNAVAILABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'ETIMEDOUT',
-  '57P01',
-  '57P03',
-]);
-
 function errorHandler(
   error: FastifyError & { cause?: unknown },
   request: FastifyRequest,
@@ -201,7 +197,7 @@ function errorHandler(
   // Postgres stores no NUL character, neither in text nor in jsonb (`\u0000`).
   if (pgCode === '22021' || pgCode === '22P05')
     return sendError(reply, 'BAD_REQUEST', 'Text must not contain the NUL character (\\u0000)');
-  if (DB_UNAVAILABLE.has(pgCode)) {
+  if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');
     return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is unavailable; try again later');
   }

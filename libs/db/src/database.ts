@@ -41,7 +41,10 @@ async function openPostgres(url: string, poolSize: number): Promise<PlatformData
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
+    // Waiting for a connection (a free one from the pool, or a new one) is bounded, so that a
+    // database that does not answer turns into a 503 instead of a hung request.
     connectionTimeoutMillis: 5_000,
+    keepAlive: true,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID
@@ -49,8 +52,11 @@ async function openPostgres(url: string, poolSize: number): Promise<PlatformData
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its server must not take the process down.
+  // A connection losing its server must not take the process down: `pg` emits `error` on the
+  // client, and the pool listens only while the client is idle. The query under way fails with
+  // the error instead (a 503), and the pool drops the broken client when it comes back.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return wrap('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }));
 }
 

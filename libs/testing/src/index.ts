@@ -1,5 +1,11 @@
-export { testDatabase, testDatabaseServer, closeTestDatabases } from './database.js';
-export { startProcess, type RunningProcess } from './process.js';
+export {
+  testDatabase,
+  testDatabasePair,
+  testDatabaseServer,
+  closeTestDatabases,
+} from './database.js';
+export { startProcess, type RunningProcess, type ProcessOptions } from './process.js';
+export { startPostgres, type PostgresServer } from './postgres.js';
 export {
   serviceUnderTest,
   jsonApi,
@@ -10,3 +16,4 @@ export {
   type ServiceUnderTest,
 } from './service.js';
 export { countQueries, type CountedDatabase } from './queries.js';
+export { startLoad, waitFor, type Load, type LoadRequest, type Outcome } from './load.js';

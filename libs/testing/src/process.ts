@@ -10,6 +10,16 @@ export interface RunningProcess {
   output: string[];
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** Sends a signal (SIGKILL: the process dies at once); resolves with the exit code. */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code (null when a signal ended it) once the process is gone. */
+  exited: Promise<number | null>;
+}
+
+export interface ProcessOptions {
+  /** Port to listen on; a free one by default (a restarted service may want its old one). */
+  port?: number;
+  timeoutMs?: number;
 }
 
 /**
@@ -20,9 +30,9 @@ export interface RunningProcess {
 export async function startProcess(
   entry: string,
   env: Record<string, string>,
-  timeoutMs = 30_000,
+  { port, timeoutMs = 30_000 }: ProcessOptions = {},
 ): Promise<RunningProcess> {
-  const url = await deadUrl();
+  const url = port === undefined ? await deadUrl() : `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [entry], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -46,8 +56,12 @@ export async function startProcess(
   const running: RunningProcess = {
     url,
     output,
+    exited,
     async stop() {
-      if (exitCode === undefined) child.kill('SIGTERM');
+      return running.kill('SIGTERM');
+    },
+    async kill(signal) {
+      if (exitCode === undefined) child.kill(signal);
       return exited;
     },
   };
