@@ -8,10 +8,14 @@ async function main() {
   const config = gatewayConfig(SERVICES);
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildGateway({ config, db, services: SERVICES });
-  closeOnSignals(async () => {
-    await app.close();
-    await db.close();
-  }, app.log);
+  closeOnSignals(
+    async () => {
+      await app.close();
+      await db.close();
+    },
+    app.log,
+    config.shutdownTimeoutMs,
+  );
   await app.listen({ port: config.port, host: config.host });
 }
 

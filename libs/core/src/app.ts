@@ -113,7 +113,9 @@ export function createApp(options: AppOptions = {}): App {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     schemaErrorFormatter,
-    return503OnClosing: true,
+    // While it drains, an app still serves what arrives on connections already open (Fastify adds
+    // `connection: close` to those answers); a listener closed meanwhile refuses new connections.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
@@ -124,6 +126,16 @@ export function createApp(options: AppOptions = {}): App {
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // Requests under way when the drain begins are answered with `connection: close` too, so that
+  // every connection ends after its answer and closing never waits on a client's keep-alive.
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(options.notFound ?? notFoundHandler);

@@ -24,6 +24,12 @@ export const SERVER_VARIABLES = [
     description: 'Where PGlite keeps its files; memory:// keeps them in memory',
   },
   { name: 'LOG_LEVEL', default: 'info', description: `One of ${LOG_LEVELS.join(', ')}` },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    default: '15000',
+    description:
+      'On SIGTERM/SIGINT: longest wait for requests under way and queues to drain before the process exits anyway (code 1)',
+  },
 ] as const;
 
 /** Reads SERVER_VARIABLES; a standalone service reads nothing else. */
@@ -34,6 +40,7 @@ export function serverConfig(env: Env, defaultPort: number) {
     databaseUrl: envUrl(env, 'DATABASE_URL'),
     dataDir: envString(env, 'DATA_DIR', '.data'),
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    shutdownTimeoutMs: envInt(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
   };
 }
 
@@ -43,17 +50,32 @@ export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.e
   service: manifest.config(env),
 });
 
-/** Stops the process cleanly on SIGINT/SIGTERM: stop accepting, finish requests, close. */
-export function closeOnSignals(close: () => Promise<void>, log: { info: (msg: string) => void }) {
+/**
+ * Stops the process cleanly on SIGINT/SIGTERM: `close` stops accepting connections, finishes the
+ * requests under way, drains the queues and closes the database; the process then exits 0. When
+ * that takes longer than `timeoutMs` it exits 1 anyway: a shutdown is always bounded.
+ */
+export function closeOnSignals(
+  close: () => Promise<void>,
+  log: { info: (msg: string) => void; error: (msg: string) => void },
+  timeoutMs: number,
+) {
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       if (closing) return;
       closing = true;
       log.info(`${signal} received, shutting down`);
+      setTimeout(() => {
+        log.error(`Shutdown took longer than ${timeoutMs} ms; exiting without finishing it`);
+        process.exit(1);
+      }, timeoutMs).unref();
       close().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (error: unknown) => {
+          log.error(`Shutdown failed: ${(error as Error).message}`);
+          process.exit(1);
+        },
       );
     });
   }
@@ -69,10 +91,14 @@ export async function runStandalone(manifest: ServiceManifest) {
     { database: db, config: config.service, jobs: true },
     { logger: loggerOptions(config.logLevel) },
   );
-  closeOnSignals(async () => {
-    await app.close();
-    await db.close();
-  }, app.log);
+  closeOnSignals(
+    async () => {
+      await app.close();
+      await db.close();
+    },
+    app.log,
+    config.shutdownTimeoutMs,
+  );
   await app.listen({ port: config.port, host: config.host });
   return app;
 }
