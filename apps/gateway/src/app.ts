@@ -9,7 +9,7 @@ import {
 } from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import type { GatewayConfig } from './config.js';
-import { FeatureFlags, type GatewayDatabase } from './features.js';
+import { FeatureFlags, FLAGS_CHANNEL, type GatewayDatabase } from './features.js';
 import { migrations } from './migrations/index.js';
 import { registerOpenApiCollector, registerOpenApiRoutes } from './openapi.js';
 import { proxyService } from './proxy.js';
@@ -47,6 +47,10 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
     logger: logger === false ? false : loggerOptions(config.logLevel),
     notFound: webFallback(config.publicDir, services, flags),
   });
+  // Other gateways on the same database announce the overrides they change.
+  const unlisten = await db.listen(FLAGS_CHANNEL, () => {
+    flags.reload().catch((error: unknown) => app.log.warn({ err: error }, 'flags not reloaded'));
+  });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -76,6 +80,7 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
       );
   }
   app.addHook('onClose', async () => {
+    await unlisten();
     await Promise.all([...fallbacks.values()].map((f) => f.close()));
   });
 

@@ -1,4 +1,7 @@
-import type { Kysely } from '@platform/db';
+import { sql, type Kysely } from '@platform/db';
+
+/** The channel on which a gateway tells the others that it changed an override. */
+export const FLAGS_CHANNEL = 'gateway_feature_flags';
 
 export interface GatewayDatabase {
   feature_overrides: { name: string; enabled: boolean; updated_at: Date };
@@ -25,7 +28,7 @@ export class FeatureFlags {
     private readonly db: GatewayDb,
     private readonly defaults: ReadonlyMap<string, boolean>,
     private readonly env: Readonly<Record<string, boolean | undefined>>,
-    private readonly overrides: Map<string, boolean>,
+    private overrides: Map<string, boolean>,
   ) {}
 
   static async load(
@@ -33,11 +36,23 @@ export class FeatureFlags {
     defaults: ReadonlyMap<string, boolean>,
     env: Record<string, boolean | undefined>,
   ) {
-    const rows = await db.selectFrom('feature_overrides').select(['name', 'enabled']).execute();
-    const overrides = new Map(
-      rows.filter((r) => defaults.has(r.name)).map((r) => [r.name, r.enabled]),
+    const flags = new FeatureFlags(db, defaults, env, new Map());
+    await flags.reload();
+    return flags;
+  }
+
+  /**
+   * Reads the stored overrides again: another gateway on the same database changed one (it said
+   * so on FLAGS_CHANNEL), or this one may have missed such a message.
+   */
+  async reload(): Promise<void> {
+    const rows = await this.db
+      .selectFrom('feature_overrides')
+      .select(['name', 'enabled'])
+      .execute();
+    this.overrides = new Map(
+      rows.filter((r) => this.defaults.has(r.name)).map((r) => [r.name, r.enabled]),
     );
-    return new FeatureFlags(db, defaults, env, overrides);
   }
 
   has(name: string) {
@@ -69,18 +84,29 @@ export class FeatureFlags {
   }
 
   async setOverride(name: string, enabled: boolean): Promise<FlagState> {
-    await this.db
-      .insertInto('feature_overrides')
-      .values({ name, enabled, updated_at: new Date() })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ enabled, updated_at: new Date() }))
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('feature_overrides')
+        .values({ name, enabled, updated_at: new Date() })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ enabled, updated_at: new Date() }))
+        .execute();
+      await notifyChanged(trx, name);
+    });
     this.overrides.set(name, enabled);
     return this.state(name);
   }
 
   async clearOverride(name: string): Promise<FlagState> {
-    await this.db.deleteFrom('feature_overrides').where('name', '=', name).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('feature_overrides').where('name', '=', name).execute();
+      await notifyChanged(trx, name);
+    });
     this.overrides.delete(name);
     return this.state(name);
   }
+}
+
+/** Sent when the transaction commits, to every gateway listening on the database. */
+async function notifyChanged(db: GatewayDb, name: string) {
+  await sql`select pg_notify(${FLAGS_CHANNEL}, ${name})`.execute(db);
 }

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { listenPGlite, listenPostgres, type NotificationHandler, type Unlisten } from './listen.js';
 import { withTimeout } from './timeout.js';
 
 export interface DatabaseOptions {
@@ -23,6 +24,12 @@ export interface PlatformDatabase {
   schema<DB>(name: string): Kysely<DB>;
   /** Resolves when the database answers `select 1` within the timeout, rejects otherwise. */
   ping(timeoutMs?: number): Promise<void>;
+  /**
+   * Calls `onMessage` with the payload of every `pg_notify(channel, payload)` committed by any
+   * process on the database, and with `undefined` when some may have been missed (the connection
+   * was lost and is back). Resolves once listening; the function it gives stops.
+   */
+  listen(channel: string, onMessage: NotificationHandler): Promise<Unlisten>;
   close(): Promise<void>;
 }
 
@@ -57,7 +64,9 @@ async function openPostgres(url: string, poolSize: number): Promise<PlatformData
   // the error instead (a 503), and the pool drops the broken client when it comes back.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return wrap('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }));
+  return wrap('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }), (channel, on) =>
+    listenPostgres(url, channel, on),
+  );
 }
 
 async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
@@ -75,15 +84,23 @@ async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
  */
 export function fromPGlite(pglite: PGlite, options: { owned?: boolean } = {}): PlatformDatabase {
   pglite.parsers[INT8_OID] = parseInt8;
-  return wrap('pglite', new Kysely({ dialect: new PGliteDialect(pglite, options) }));
+  return wrap(
+    'pglite',
+    new Kysely({ dialect: new PGliteDialect(pglite, options) }),
+    (channel, on) => listenPGlite(pglite, channel, on),
+  );
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function wrap(kind: PlatformDatabase['kind'], kysely: Kysely<any>): PlatformDatabase {
+function wrap(
+  kind: PlatformDatabase['kind'],
+  kysely: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  listen: PlatformDatabase['listen'],
+): PlatformDatabase {
   let closed = false;
   return {
     kind,
     kysely,
+    listen,
     schema: <DB>(name: string) => kysely.withSchema(name) as unknown as Kysely<DB>,
     async ping(timeoutMs = 2_000) {
       await withTimeout(sql`select 1`.execute(kysely), timeoutMs, 'database');

@@ -22,3 +22,4 @@ export {
   type RawBuilder,
 } from 'kysely';
 export * from './errors.js';
+export type { NotificationHandler, Unlisten } from './listen.js';

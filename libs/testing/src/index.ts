@@ -5,7 +5,7 @@ export {
   closeTestDatabases,
 } from './database.js';
 export { startProcess, type RunningProcess, type ProcessOptions } from './process.js';
-export { startPostgres, type PostgresServer } from './postgres.js';
+export { startPostgres, sharedPostgres, type PostgresServer } from './postgres.js';
 export {
   serviceUnderTest,
   jsonApi,

@@ -4,6 +4,7 @@ import { chmod, chown } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { testDatabaseServer } from './database.js';
 import { deadUrl } from './service.js';
 
 const run = promisify(execFile);
@@ -77,4 +78,15 @@ export async function startPostgres(): Promise<PostgresServer> {
       rmSync(work, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A PostgreSQL database that several processes can share (PGlite cannot be): a new database on
+ * the server of DATABASE_URL when it is set, or else a server of the test's own.
+ */
+export async function sharedPostgres(): Promise<{ url: string; remove(): Promise<void> }> {
+  const server = await testDatabaseServer();
+  if (server) return { url: server.url, remove: server.drop };
+  const own = await startPostgres();
+  return { url: own.url, remove: own.remove };
 }
