@@ -110,6 +110,7 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
             fallback,
             bodyLimit: config.proxyBodyLimit,
             timeoutMs: config.proxyTimeoutMs,
+            retryAfterMs: config.proxyRetryMs,
           });
         } else {
           await scope.register(service.plugin, { ...mount(service), jobs: true });

@@ -39,6 +39,12 @@ export const GATEWAY_VARIABLES = [
     description: 'Longest wait for a proxied service to answer',
   },
   {
+    name: 'PROXY_RETRY_MS',
+    default: '2000',
+    description:
+      'After a proxied service was unreachable, how long requests go to the in-process fallback before it is tried again',
+  },
+  {
     name: 'FEATURE_<NAME>',
     default: 'true (experimental services: false)',
     description: 'Mount the service or not',
@@ -60,6 +66,7 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
     healthTimeoutMs: envInt(env, 'HEALTH_TIMEOUT_MS', 2000, { min: 100, max: 60_000 }),
     proxyBodyLimit: envInt(env, 'PROXY_BODY_LIMIT', 64 * MiB, { min: 1024 }),
     proxyTimeoutMs: envInt(env, 'PROXY_TIMEOUT_MS', 30_000, { min: 100 }),
+    proxyRetryMs: envInt(env, 'PROXY_RETRY_MS', 2000, { min: 0, max: 600_000 }),
     /** FEATURE_<NAME>: true or false; undefined when unset. */
     features: Object.fromEntries(
       services.map((s) => [s.name, envBool(env, `FEATURE_${upper(s.name)}`)]),

@@ -1,7 +1,7 @@
 import { request as undiciRequest } from 'undici';
 import type { App, ServiceManifest } from '@platform/core';
 import { withTimeout } from '@platform/db';
-import { isUnreachable } from './proxy.js';
+import { mayServeInProcess } from './proxy.js';
 
 export interface ServiceHealth {
   name: string;
@@ -48,7 +48,7 @@ export async function checkService(
       try {
         probe = await withTimeout(probeRemote(proxyUrl, url, timeoutMs), timeoutMs, manifest.name);
       } catch (error) {
-        if (!isUnreachable(error)) throw error;
+        if (!mayServeInProcess(error, 'GET')) throw error;
         via = 'fallback';
         probe = await withTimeout(probeInProcess(inProcess, url), timeoutMs, manifest.name);
       }

@@ -2,32 +2,45 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badGateway, type App, type ServiceManifest } from '@platform/core';
 
-/** Errors that mean the target never got the request: connect refused, reset, DNS, connect timeout. */
+/** Errors that mean the target never got the request: connect refused, DNS, connect timeout. */
 const UNREACHABLE = new Set([
   'ECONNREFUSED',
-  'ECONNRESET',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_SOCKET',
 ]);
+/** Errors of a connection that broke: before the request was read, or while it was handled. */
+const BROKEN = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
-export function isUnreachable(error: unknown): boolean {
+function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
   for (
     let e = error as { code?: string; cause?: unknown } | undefined;
     e;
     e = e.cause as typeof e
   ) {
-    if (e.code && UNREACHABLE.has(e.code)) return true;
+    if (e.code && codes.has(e.code)) return true;
     if (Array.isArray((e as { errors?: unknown[] }).errors)) {
       // AggregateError from happy-eyeballs connects: unreachable if every attempt was.
-      return (e as unknown as { errors: unknown[] }).errors.every(isUnreachable);
+      return (e as unknown as { errors: unknown[] }).errors.every((x) => hasCode(x, codes));
     }
   }
   return false;
 }
+
+/** The target is not there: no connection could be made. */
+export const isUnreachable = (error: unknown) => hasCode(error, UNREACHABLE);
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * Whether a failed forward may be served in-process: always when no connection was made; when a
+ * connection broke, only for idempotent methods, since the target may have acted on a POST
+ * before it went away, and doing it again would do it twice.
+ */
+export const mayServeInProcess = (error: unknown, method: string) =>
+  isUnreachable(error) || (IDEMPOTENT.has(method) && hasCode(error, BROKEN));
 
 // Headers that describe one hop, not the message: never copied from an injected response.
 const HOP_BY_HOP = new Set([
@@ -62,6 +75,8 @@ export interface ProxyOptions {
   fallback: App;
   bodyLimit: number;
   timeoutMs: number;
+  /** After the target was unreachable, requests go in-process for this long before it is tried again. */
+  retryAfterMs: number;
 }
 
 /**
@@ -71,6 +86,14 @@ export interface ProxyOptions {
  */
 export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, options) => {
   const { manifest, upstream, fallback } = options;
+  // Outlier ejection, as Envoy does it: a target found unreachable is left alone for a while, so
+  // that requests do not each wait for a connect to fail; the first request after that tries it.
+  let ejectedUntil = 0;
+  scope.addHook('preHandler', async (request, reply) => {
+    if (Date.now() >= ejectedUntil) return;
+    await serveInProcess(fallback, request, reply);
+    return reply;
+  });
   // Bodies stay raw bytes: forwarded exactly as sent, and still at hand for the fallback.
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser(
@@ -112,7 +135,8 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
       },
       onError: (reply, { error }) => {
         const request = reply.request;
-        if (isUnreachable(error)) {
+        if (mayServeInProcess(error, request.method)) {
+          if (isUnreachable(error)) ejectedUntil = Date.now() + options.retryAfterMs;
           request.log.warn(
             { upstream, err: error },
             `${manifest.name} proxy target unreachable, serving in-process`,
