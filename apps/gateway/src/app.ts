@@ -9,6 +9,7 @@ import {
 } from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import type { GatewayConfig } from './config.js';
+import { registerRateLimit } from './limits.js';
 import { FeatureFlags, FLAGS_CHANNEL, type GatewayDatabase } from './features.js';
 import { migrations } from './migrations/index.js';
 import { registerOpenApiCollector, registerOpenApiRoutes } from './openapi.js';
@@ -46,7 +47,10 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
   const app = createApp({
     logger: logger === false ? false : loggerOptions(config.logLevel),
     notFound: webFallback(config.publicDir, services, flags),
+    timeouts: config.timeouts,
+    trustProxy: config.trustProxy,
   });
+  await registerRateLimit(app, config.rateLimit);
   // Other gateways on the same database announce the overrides they change.
   const unlisten = await db.listen(FLAGS_CHANNEL, () => {
     flags.reload().catch((error: unknown) => app.log.warn({ err: error }, 'flags not reloaded'));

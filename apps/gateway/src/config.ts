@@ -45,6 +45,27 @@ export const GATEWAY_VARIABLES = [
       'After a proxied service was unreachable, how long requests go to the in-process fallback before it is tried again',
   },
   {
+    name: 'RATE_LIMIT_MAX',
+    default: '1000',
+    description: 'Requests one client address may make per window; 0 turns rate limiting off',
+  },
+  {
+    name: 'RATE_LIMIT_WINDOW_MS',
+    default: '60000',
+    description: 'The rate limiting window',
+  },
+  {
+    name: 'RATE_LIMIT_ALLOW',
+    default: '127.0.0.1,::1,::ffff:127.0.0.1',
+    description: 'Comma-separated client addresses never rate limited; `none` for none',
+  },
+  {
+    name: 'TRUST_PROXY',
+    default: 'false',
+    description:
+      'Take the client address from X-Forwarded-For: true (any proxy), or the comma-separated addresses/CIDRs of trusted proxies',
+  },
+  {
     name: 'FEATURE_<NAME>',
     default: 'true (experimental services: false)',
     description: 'Mount the service or not',
@@ -66,6 +87,15 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
     healthTimeoutMs: envInt(env, 'HEALTH_TIMEOUT_MS', 2000, { min: 100, max: 60_000 }),
     proxyBodyLimit: envInt(env, 'PROXY_BODY_LIMIT', 64 * MiB, { min: 1024 }),
     proxyTimeoutMs: envInt(env, 'PROXY_TIMEOUT_MS', 30_000, { min: 100 }),
+    rateLimit: {
+      max: envInt(env, 'RATE_LIMIT_MAX', 1000, { min: 0 }),
+      windowMs: envInt(env, 'RATE_LIMIT_WINDOW_MS', 60_000, { min: 1000 }),
+      allow: envString(env, 'RATE_LIMIT_ALLOW', '127.0.0.1,::1,::ffff:127.0.0.1')
+        .split(',')
+        .map((a) => a.trim())
+        .filter((a) => a && a !== 'none'),
+    },
+    trustProxy: trustProxy(envString(env, 'TRUST_PROXY', 'false')),
     proxyRetryMs: envInt(env, 'PROXY_RETRY_MS', 2000, { min: 0, max: 600_000 }),
     /** FEATURE_<NAME>: true or false; undefined when unset. */
     features: Object.fromEntries(
@@ -84,6 +114,12 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
       unknown
     >,
   };
+}
+
+/** TRUST_PROXY: `true`/`false`, or the addresses of the proxies to believe. */
+function trustProxy(value: string): boolean | string[] {
+  if (['true', 'false'].includes(value)) return value === 'true';
+  return value.split(',').map((a) => a.trim());
 }
 
 export type GatewayConfig = ReturnType<typeof gatewayConfig>;

@@ -45,7 +45,17 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Not-found handler; the default answers with the JSON 404 envelope. */
   notFound?: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  /**
+   * Longest a client may take to send its headers, and its whole request; beyond either it gets a
+   * 408 envelope and the connection closes (slow clients cannot hold connections open).
+   */
+  timeouts?: { headersMs: number; requestMs: number };
+  /** Fastify's trustProxy: whom to believe about the client's address (X-Forwarded-For). */
+  trustProxy?: FastifyServerOptions['trustProxy'];
 }
+
+/** Node's default: a request line and headers larger than this answer 431. */
+const MAX_HEADER_SIZE = 16 * 1024;
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -104,7 +114,17 @@ export function loggerOptions(level: string) {
  * one sentence per validation failure.
  */
 export function createApp(options: AppOptions = {}): App {
+  const { headersMs, requestMs } = options.timeouts ?? { headersMs: 10_000, requestMs: 60_000 };
   const app = Fastify({
+    requestTimeout: requestMs,
+    trustProxy: options.trustProxy ?? false,
+    http: {
+      headersTimeout: Math.min(headersMs, requestMs),
+      maxHeaderSize: MAX_HEADER_SIZE,
+      // How often Node looks for requests over their time; its default (30 s) would let a slow
+      // client hold a connection that long past the limit.
+      connectionsCheckingInterval: Math.min(1000, headersMs),
+    },
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? MiB,
     requestIdHeader: false,

@@ -25,6 +25,16 @@ export const SERVER_VARIABLES = [
   },
   { name: 'LOG_LEVEL', default: 'info', description: `One of ${LOG_LEVELS.join(', ')}` },
   {
+    name: 'HEADERS_TIMEOUT_MS',
+    default: '10000',
+    description: 'Longest a client may take to send its request headers (then 408)',
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    default: '60000',
+    description: 'Longest a client may take to send its whole request, body included (then 408)',
+  },
+  {
     name: 'SHUTDOWN_TIMEOUT_MS',
     default: '15000',
     description:
@@ -40,6 +50,10 @@ export function serverConfig(env: Env, defaultPort: number) {
     databaseUrl: envUrl(env, 'DATABASE_URL'),
     dataDir: envString(env, 'DATA_DIR', '.data'),
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    timeouts: {
+      headersMs: envInt(env, 'HEADERS_TIMEOUT_MS', 10_000, { min: 100 }),
+      requestMs: envInt(env, 'REQUEST_TIMEOUT_MS', 60_000, { min: 100 }),
+    },
     shutdownTimeoutMs: envInt(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
   };
 }
@@ -89,7 +103,7 @@ export async function runStandalone(manifest: ServiceManifest) {
   const app = await buildServiceApp(
     manifest,
     { database: db, config: config.service, jobs: true },
-    { logger: loggerOptions(config.logLevel) },
+    { logger: loggerOptions(config.logLevel), timeouts: config.timeouts },
   );
   closeOnSignals(
     async () => {
