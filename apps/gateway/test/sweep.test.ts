@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -78,7 +79,12 @@ beforeAll(async () => {
   const features = Object.fromEntries(
     SERVICES.map((s) => [`FEATURE_${s.name.toUpperCase()}`, 'true']),
   );
-  gw = await gatewayUnderTest(features);
+  // Every optional part configured, so that its routes are reached too.
+  const signingKey = generateKeyPairSync('ed25519').privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  });
+  gw = await gatewayUnderTest({ ...features, LEDGER_SIGNING_KEY: signingKey.toString() });
   base = await listen(gw.app);
   await seed();
 });

@@ -9,6 +9,7 @@ export interface LedgerDatabase {
   checkpoints: CheckpointsTable;
   policies: PoliciesTable;
   classifications: ClassificationsTable;
+  signed_heads: SignedHeadsTable;
 }
 
 export interface EventsTable {
@@ -45,6 +46,16 @@ export interface CheckpointsTable {
   updated_at: Generated<Date>;
 }
 
+/** The chain head at `seq` (its `hash`), signed at `signed_at` by the key `key_id` (README "Signed chain heads"). */
+export interface SignedHeadsTable {
+  key_id: string;
+  seq: number;
+  hash: string;
+  signed_at: Date;
+  /** Ed25519 signature of the statement, base64. */
+  signature: string;
+}
+
 export interface PoliciesTable {
   id: string;
   name: string;
@@ -75,6 +86,7 @@ export type EventRow = Selectable<EventsTable>;
 export type ChainHead = Pick<Selectable<ChainHeadTable>, 'seq' | 'hash'>;
 export type PolicyRow = Selectable<PoliciesTable>;
 export type ClassificationRow = Selectable<ClassificationsTable>;
+export type SignedHeadRow = Selectable<SignedHeadsTable>;
 
 /** A route plugin of the ledger (given `{ db, config, storage }`). */
 export type LedgerRoutes = ServiceRoutes<LedgerDatabase, LedgerConfig>;

@@ -7,10 +7,12 @@ import { applyAll } from './retention.js';
 import { classificationRoutes } from './routes/classifications.js';
 import { eventRoutes } from './routes/events.js';
 import { policyRoutes } from './routes/policies.js';
+import { signatureRoutes } from './routes/signatures.js';
+import { signHead } from './signing.js';
 
 export { LEDGER_VARIABLES, ledgerConfig, type LedgerConfig } from './config.js';
 
-/** Audit: a hash-chained event log, enforced retention, field classifications (spec 2.3, 4.3). */
+/** Audit: a hash-chained event log with signed heads, enforced retention, field classifications (spec 2.3, 4.3). */
 export const ledger = defineService<LedgerDatabase, LedgerConfig>({
   name: 'ledger',
   title: 'Audit',
@@ -19,13 +21,23 @@ export const ledger = defineService<LedgerDatabase, LedgerConfig>({
   migrations,
   variables: LEDGER_VARIABLES,
   config: ledgerConfig,
-  routes: [eventRoutes, policyRoutes, classificationRoutes],
+  routes: [eventRoutes, signatureRoutes, policyRoutes, classificationRoutes],
   jobs: ({ db, config }) => [
     {
       name: 'retention',
       intervalMs: config.retentionIntervalMs,
       // The log names only the policies that removed or rewrote something.
       task: async () => (await applyAll(db)).filter((r) => r.deleted + r.anonymized > 0),
+    },
+    {
+      name: 'sign-head',
+      // Off without a key; signs only when the head moved since the last signed head.
+      intervalMs: config.signingKey ? config.signingIntervalMs : 0,
+      task: async () => {
+        if (!config.signingKey) return undefined;
+        const { head, created } = await signHead(db, config.signingKey);
+        return { seq: head.seq, keyId: head.key_id, created };
+      },
     },
   ],
 });

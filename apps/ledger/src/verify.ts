@@ -2,6 +2,7 @@ import { GENESIS_HASH, eventHash, personalHash } from './chain.js';
 import type { EventRow, LedgerDb } from './database.js';
 import { chainPage, listCheckpoints, withChainSnapshot } from './repositories/events.js';
 import type { VerifyResult } from './schemas/events.js';
+import { SignedHeadCheck, type SigningSettings } from './verify-signatures.js';
 
 const PAGE = 5000;
 
@@ -24,11 +25,17 @@ function contentProblem(row: EventRow): string | undefined {
  * Re-computes the chain from the first event to the head, in pages, inside one repeatable-read
  * transaction (a consistent snapshot while appends go on). An event is valid when its hashes match
  * its content and it follows the event before it: its prev_hash is that event's hash, or a
- * checkpoint left by retention vouches for the gap between them. `checked` counts the events up to
+ * checkpoint left by retention vouches for the gap between them. As the walk passes the event
+ * number of a signed head, the head is checked too (`SignedHeadCheck`): a chain rewritten with
+ * every hash recomputed no longer has the hash that was signed. `checked` counts the events up to
  * and including the first invalid one; `reason` says in a sentence why it is invalid.
  */
-export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
+export function verifyChain(
+  db: LedgerDb,
+  signing: SigningSettings = { intervalMs: 0 },
+): Promise<VerifyResult> {
   return withChainSnapshot(db, async (trx, head) => {
+    const signedHeads = new SignedHeadCheck(signing, head);
     const gaps = new Map((await listCheckpoints(trx)).map((c) => [c.next_seq, c]));
     let expected = GENESIS_HASH;
     let checked = 0;
@@ -41,6 +48,7 @@ export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
       reason,
       checkpoints: crossed,
       head,
+      signatures: signedHeads.summary(),
     });
     /** Whether a checkpoint explains the chain jumping from `after` to `prev` at `seq`. */
     const bridged = (seq: number, prev: string) => {
@@ -52,6 +60,7 @@ export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
 
     for (let after = 0; ;) {
       const rows = await chainPage(trx, { after, upTo: head.seq, limit: PAGE });
+      await signedHeads.load(trx, rows.at(-1)?.seq ?? 0);
       for (const row of rows) {
         checked += 1;
         const problem = contentProblem(row);
@@ -61,6 +70,8 @@ export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
             row.id,
             `Event ${row.id} does not follow ${lastId === null ? 'the start of the chain' : `event ${lastId}`}: events between them were removed or changed`,
           );
+        const mismatch = signedHeads.atEvent(row);
+        if (mismatch) return result(row.id, mismatch);
         expected = row.hash;
         lastId = row.id;
       }
@@ -72,6 +83,7 @@ export function verifyChain(db: LedgerDb): Promise<VerifyResult> {
         null,
         `The chain ends ${lastId === null ? 'at its start' : `at event ${lastId}`} but its head is event number ${head.seq}: the last events were removed`,
       );
-    return result(null, null);
+    await signedHeads.load(trx, Number.MAX_SAFE_INTEGER);
+    return result(null, signedHeads.atEnd() ?? null);
   });
 }

@@ -34,6 +34,16 @@ describe('the hash chain', () => {
       reason: null,
       checkpoints: 0,
       head: { seq: 6, hash: head.hash },
+      signatures: {
+        keyId: null,
+        checked: 0,
+        otherKeys: 0,
+        inGaps: 0,
+        latestSignedSeq: null,
+        latestSignedAt: null,
+        unsignedEvents: 6,
+        note: 'Signing is off (LEDGER_SIGNING_KEY is not set): the chain is checked by its hashes only.',
+      },
     });
   });
 

@@ -1,4 +1,8 @@
 import type { Migrations } from '@platform/db';
 import * as ledger from './2026-11-21-ledger.js';
+import * as signedHeads from './2026-11-22-signed-heads.js';
 
-export const migrations: Migrations = { '2026-11-21-ledger': ledger };
+export const migrations: Migrations = {
+  '2026-11-21-ledger': ledger,
+  '2026-11-22-signed-heads': signedHeads,
+};

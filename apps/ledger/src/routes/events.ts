@@ -38,7 +38,7 @@ function timestampOf(input: string | undefined): Date {
   return timestamp;
 }
 
-export const eventRoutes: LedgerRoutes = async (app, { db }) => {
+export const eventRoutes: LedgerRoutes = async (app, { db, config }) => {
   const appender = new ChainAppender(db);
   // Acknowledged appends are written before the database closes.
   app.addHook('onClose', () => appender.drain());
@@ -99,11 +99,12 @@ export const eventRoutes: LedgerRoutes = async (app, { db }) => {
         operationId: 'verifyEvents',
         summary: 'Verify the hash chain',
         description:
-          'Re-computes every hash from the first event to the head and checks each link; names the first event that does not verify.',
+          'Re-computes every hash from the first event to the head and checks each link, and checks every signed chain head (signature and hash) as it passes it; names the first event or signed head that does not verify.',
         response: responses({ 200: VerifyResultSchema }),
       },
     },
-    async () => ok(await verifyChain(db)),
+    async () =>
+      ok(await verifyChain(db, { key: config.signingKey, intervalMs: config.signingIntervalMs })),
   );
 
   app.get(

@@ -1,4 +1,5 @@
 import { Instant, IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
+import { SignaturesCheckSchema } from './signatures.js';
 
 const Text = (title: string, description: string, maxLength = 200) =>
   Type.String({ minLength: 1, maxLength, title, description });
@@ -43,7 +44,7 @@ export const VerifyResultSchema = Type.Object({
   checked: Type.Integer({ description: 'Events checked' }),
   firstInvalidId: Nullable(Type.String(), {
     description:
-      'The first event that does not verify; null when valid or when the end of the chain is missing',
+      'The first event that does not verify; null when valid, when the end of the chain is missing, or when what does not verify is a signed head row',
   }),
   reason: Nullable(Type.String()),
   checkpoints: Type.Integer({
@@ -56,6 +57,7 @@ export const VerifyResultSchema = Type.Object({
         'The last link of the chain: keep it elsewhere to detect a rewrite of the whole chain',
     },
   ),
+  signatures: SignaturesCheckSchema,
 });
 export type VerifyResult = Static<typeof VerifyResultSchema>;
 

@@ -4,6 +4,9 @@ import type { operations as CreateEvent } from './createEvent.js';
 import type { operations as ListEvents } from './listEvents.js';
 import type { operations as VerifyEvents } from './verifyEvents.js';
 import type { operations as GetEvent } from './getEvent.js';
+import type { operations as SignHead } from './signHead.js';
+import type { operations as ListSignedHeads } from './listSignedHeads.js';
+import type { operations as GetSigningKey } from './getSigningKey.js';
 import type { operations as CreatePolicy } from './createPolicy.js';
 import type { operations as ListPolicies } from './listPolicies.js';
 import type { operations as GetPolicy } from './getPolicy.js';
@@ -19,6 +22,9 @@ export type operations = Health &
   ListEvents &
   VerifyEvents &
   GetEvent &
+  SignHead &
+  ListSignedHeads &
+  GetSigningKey &
   CreatePolicy &
   ListPolicies &
   GetPolicy &
@@ -35,6 +41,9 @@ export const OPERATIONS = {
   listEvents: ['GET', '/api/v1/ledger/events'],
   verifyEvents: ['GET', '/api/v1/ledger/events/verify'],
   getEvent: ['GET', '/api/v1/ledger/events/{id}'],
+  signHead: ['POST', '/api/v1/ledger/events/heads'],
+  listSignedHeads: ['GET', '/api/v1/ledger/events/heads'],
+  getSigningKey: ['GET', '/api/v1/ledger/events/signing-key'],
   createPolicy: ['POST', '/api/v1/ledger/policies'],
   listPolicies: ['GET', '/api/v1/ledger/policies'],
   getPolicy: ['GET', '/api/v1/ledger/policies/{idOrName}'],

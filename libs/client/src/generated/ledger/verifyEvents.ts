@@ -22,7 +22,7 @@ export interface operations {
                             valid: boolean;
                             /** @description Events checked */
                             checked: number;
-                            /** @description The first event that does not verify; null when valid or when the end of the chain is missing */
+                            /** @description The first event that does not verify; null when valid, when the end of the chain is missing, or when what does not verify is a signed head row */
                             firstInvalidId: string | null;
                             reason: string | null;
                             /** @description Retention gaps crossed, each vouched for by a checkpoint */
@@ -31,6 +31,28 @@ export interface operations {
                             head: {
                                 seq: number;
                                 hash: string;
+                            };
+                            /** @description The check of the signed chain heads (README "Signed chain heads") */
+                            signatures: {
+                                /** @description The key signed heads are checked with; null when LEDGER_SIGNING_KEY is unset */
+                                keyId: string | null;
+                                /** @description Signed heads of this key whose signature verified and whose hash the chain has */
+                                checked: number;
+                                /** @description Signed heads made by another key (all of them when no key is configured): not verifiable here */
+                                otherKeys: number;
+                                /** @description Signed heads of this key, signature verified, whose event retention removed with its hash (inside a gap) */
+                                inGaps: number;
+                                /** @description Event number of the latest head signed by this key that verified */
+                                latestSignedSeq: number | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp with milliseconds
+                                 */
+                                latestSignedAt: string | null;
+                                /** @description Events after the latest signed head: a rewrite of these is not detectable yet */
+                                unsignedEvents: number;
+                                /** @description Signing is off, heads of another key, or the latest signed head is older than the signing interval leads to expect */
+                                note: string | null;
                             };
                         };
                     };
