@@ -5,27 +5,10 @@ import { request } from 'undici';
 import { listen } from '@platform/testing';
 import { SERVICES } from '../src/index';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+import { BAD_TEXT, HUGE, badBodies, nearlyRightBodies, type Document } from './sweep-inputs';
 
 // Every operation of the OpenAPI document, sent malformed path parameters, queries and bodies:
 // whatever the input, the answer is an envelope and never a 5xx.
-
-interface Parameter {
-  name: string;
-  in: 'path' | 'query';
-  required?: boolean;
-  schema?: { type?: string };
-}
-interface Operation {
-  operationId: string;
-  parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
-}
-interface Schema {
-  type?: string;
-  properties?: Record<string, Schema>;
-  required?: string[];
-}
-type Document = { paths: Record<string, Record<string, Operation>> };
 
 const document = JSON.parse(
   readFileSync(join(__dirname, '..', '..', '..', 'libs', 'client', 'openapi.json'), 'utf8'),
@@ -36,42 +19,6 @@ const operations = Object.entries(document.paths)
     Object.entries(item).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
   )
   .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
-
-const HUGE = 'x'.repeat(100_000);
-/** Values no field expects: wrong types, huge and odd strings, SQL and template metacharacters. */
-const BAD_TEXT = [
-  '',
-  ' ',
-  'a'.repeat(10_000),
-  "' or 1=1; drop table x; --",
-  '{{ config.secret }}',
-  '${process.env}',
-  '../../etc/passwd',
-  '\u0000',
-  '💥\u202e',
-  '-1',
-  '99999999999999999999',
-  '1e400',
-  'NaN',
-  'true',
-  '[]',
-  '%',
-];
-const BAD_VALUES: unknown[] = [
-  null,
-  -1,
-  1.5,
-  99999999999999999999,
-  true,
-  [],
-  [null],
-  {},
-  { $ne: 1 },
-  HUGE,
-  '\u0000',
-  "'; --",
-  '{{ auth.email }}',
-];
 
 let gw: GatewayUnderTest;
 let base: string;
@@ -161,26 +108,6 @@ function expectEnvelope(res: Awaited<ReturnType<typeof send>>) {
   });
 }
 
-/** Bodies that are wrong as a whole or in one field at a time. */
-function badBodies(schema: Schema | undefined): Array<[string, string?]> {
-  const bodies: Array<[string, string?]> = [
-    ['{'],
-    ['{"a":'],
-    ['null'],
-    ['[]'],
-    ['"text"'],
-    ['42'],
-    ['{}'],
-    [JSON.stringify({ unexpected: 'field', __proto__: { polluted: true } })],
-    ['name=x', 'application/x-www-form-urlencoded'],
-    ['plain text', 'text/plain'],
-    ['<a/>', 'application/xml'],
-  ];
-  for (const field of Object.keys(schema?.properties ?? {}))
-    for (const value of BAD_VALUES) bodies.push([JSON.stringify({ [field]: value })]);
-  return bodies;
-}
-
 describe('every operation of the OpenAPI document', () => {
   it('reaches the handlers: every record a GET names exists', async () => {
     const named = operations.filter(
@@ -234,6 +161,7 @@ describe('every operation of the OpenAPI document', () => {
         const schema = op.requestBody?.content['application/json']?.schema;
         for (const [body, type] of badBodies(schema))
           answers.push(await send(method, url, body, type));
+        for (const body of nearlyRightBodies(schema)) answers.push(await send(method, url, body));
         answers.push(await send(method, url, JSON.stringify({ big: HUGE.repeat(12) })));
       }
 
