@@ -91,7 +91,7 @@ export function nearlyRightBodies(schema: Schema | undefined): string[] {
   const fields = Object.entries(schema?.properties ?? {});
   if (fields.length === 0) return [];
   const base = Object.fromEntries(fields.map(([name, field]) => [name, sample(field)]));
-  const bodies = [{ ...base, unexpected: 'field' }];
+  const bodies: object[] = [{ ...base, unexpected: 'field' }];
   for (const name of schema?.required ?? []) {
     const { [name]: _left, ...rest } = base;
     bodies.push(rest);
