@@ -6,7 +6,7 @@ export const LEDGER_VARIABLES: readonly Variable[] = [
     name: 'LEDGER_RETENTION_INTERVAL_MS',
     default: '3600000',
     description:
-      'How often the audit service applies every retention policy (first run at start-up); 0 turns the job off',
+      'How often the audit service applies every retention policy (first run at the first start; the schedule is kept in the database across restarts and instances); 0 turns the job off',
   },
   {
     name: 'LEDGER_SIGNING_KEY',
@@ -18,7 +18,7 @@ export const LEDGER_VARIABLES: readonly Variable[] = [
     name: 'LEDGER_SIGNING_INTERVAL_MS',
     default: '60000',
     description:
-      'How often the audit service signs its chain head when it has moved (first run at start-up); 0 signs only on request',
+      'How often the audit service signs its chain head when it has moved (first run at the first start; the schedule is kept in the database across restarts and instances); 0 signs only on request',
   },
 ];
 

@@ -15,7 +15,7 @@ export {
 export { schemaErrorFormatter } from './validation.js';
 export * from './service.js';
 export * from './standalone.js';
-export * from './jobs.js';
+export * from './jobs/index.js';
 export * from './records.js';
 export { Type, type Static, type TObject, type TSchema } from 'typebox';
 export type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';

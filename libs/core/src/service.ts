@@ -8,7 +8,7 @@ import type { Kysely, Migrations, PlatformDatabase } from '@platform/db';
 import { createApp, type App, type AppOptions } from './app.js';
 import type { Env } from './config.js';
 import { serviceUnavailable } from './errors.js';
-import { runPeriodically, type PeriodicJob } from './jobs.js';
+import { JobQueue, runPeriodically, type JobQueueOptions, type PeriodicJob } from './jobs/index.js';
 import { ok, responses } from './schemas.js';
 
 /** One environment variable, as the README documents it. */
@@ -26,6 +26,8 @@ export interface ServiceContext<DB = unknown, Config = undefined> {
   config: Config;
   /** `postgres` or `pglite`. */
   storage: PlatformDatabase['kind'];
+  /** The service's durable jobs (libs/core/src/jobs): define kinds, enqueue or start jobs. */
+  jobs: JobQueue<DB>;
 }
 
 /** A route plugin of a service: registered under the service's prefix with its context. */
@@ -53,7 +55,10 @@ export interface ServiceDefinition<DB, Config> {
   config?: (env: Env) => Config;
   /** Route plugins, registered in order; each is given the service's context. */
   routes: ReadonlyArray<ServiceRoutes<DB, Config>>;
-  /** Periodic jobs; an instance runs them unless it is the gateway's fallback copy. */
+  /**
+   * Periodic jobs, on the durable queue: each runs in one instance at a time, on a schedule kept in
+   * the database; instances mounted with `jobs: false` leave them to the others.
+   */
   jobs?: (ctx: ServiceContext<DB, Config>) => PeriodicJob[];
   /** Off unless FEATURE_<NAME> or an override turns it on (experimental services). */
   experimental?: boolean;
@@ -68,8 +73,13 @@ export interface MountOptions<Config = unknown> {
   database: PlatformDatabase;
   /** The parsed configuration (from `manifest.config(env)`, read once at start-up). */
   config: Config;
-  /** false for the gateway's fallback copy of a proxied service: the standalone instance runs them. */
-  jobs: boolean;
+  /**
+   * Whether this instance polls for the service's jobs (periodic ones, retries, jobs interrupted
+   * elsewhere): false for the gateway's fallback copy of a proxied service, whose standalone
+   * instance does it. Options tune the polling (tests shorten it). Either way, a job this
+   * instance `start`s runs here.
+   */
+  jobs: boolean | JobQueueOptions;
 }
 
 /** A service as the gateway, a standalone server and the tests see it. */
@@ -147,13 +157,16 @@ export function defineService<DB, Config = undefined>(
         return ok({ name, version, status: 'ok' as const });
       },
     );
-    const ctx: ServiceContext<DB, Config> = {
-      db: database.schema<DB>(name),
-      config,
-      storage: database.kind,
-    };
+    const db = database.schema<DB>(name);
+    const queue = new JobQueue(db, scope.log, typeof jobs === 'object' ? jobs : {});
+    const ctx: ServiceContext<DB, Config> = { db, config, storage: database.kind, jobs: queue };
     for (const routes of definition.routes) await scope.register(routes, ctx);
-    if (jobs) for (const job of definition.jobs?.(ctx) ?? []) runPeriodically(scope, job);
+    if (jobs) {
+      for (const job of definition.jobs?.(ctx) ?? []) runPeriodically(queue, job);
+      scope.addHook('onReady', () => queue.startPolling());
+    }
+    // Closing drains the runs under way, those `start`ed here included, before the database closes.
+    scope.addHook('onClose', () => queue.stop());
   };
   return {
     name,

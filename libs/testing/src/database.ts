@@ -63,36 +63,6 @@ export async function testDatabase(): Promise<PlatformDatabase> {
 }
 
 /**
- * Two handles on one new, empty database, as two instances of a service have: two pools on the
- * server of DATABASE_URL; on PGlite (one connection by nature) the same instance twice. The
- * database goes when both are closed.
- */
-export async function testDatabasePair(): Promise<[PlatformDatabase, PlatformDatabase]> {
-  const server = await testDatabaseServer();
-  const [first, second] = server
-    ? await Promise.all([1, 2].map(() => openDatabase({ url: server.url, poolSize: 5 })))
-    : await freshPGlite().then((db) => [db, { ...db, close: async () => undefined }]);
-  let open = 2;
-  const closing = (db: PlatformDatabase): PlatformDatabase => {
-    let closed = false;
-    return {
-      ...db,
-      async close() {
-        if (closed) return;
-        closed = true;
-        open -= 1;
-        // PGlite's instance is released once, by whichever handle closes last.
-        if (server) await db.close();
-        if (open > 0) return;
-        if (server) await server.drop();
-        else await first.close();
-      },
-    };
-  };
-  return [closing(first), closing(second)];
-}
-
-/**
  * With DATABASE_URL set: a new, empty database on that server, for a process a test starts.
  * Without it: undefined (such a process gets a DATA_DIR of its own instead).
  */

@@ -1,9 +1,4 @@
-export {
-  testDatabase,
-  testDatabasePair,
-  testDatabaseServer,
-  closeTestDatabases,
-} from './database.js';
+export { testDatabase, testDatabaseServer, closeTestDatabases } from './database.js';
 export { startProcess, type RunningProcess, type ProcessOptions } from './process.js';
 export { startPostgres, sharedPostgres, type PostgresServer } from './postgres.js';
 export {

@@ -1,5 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { buildServiceApp, type App, type Env, type ServiceManifest } from '@platform/core';
+import {
+  buildServiceApp,
+  type App,
+  type Env,
+  type MountOptions,
+  type ServiceManifest,
+} from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import { testDatabase } from './database.js';
 import { countQueries } from './queries.js';
@@ -15,11 +21,13 @@ export interface ServiceUnderTest {
 
 /**
  * One service on its own instance and a fresh, migrated database, driven with `app.inject`. The
- * service reads its variables from `env` only (never process.env) and runs its periodic jobs.
+ * service reads its variables from `env` only (never process.env) and polls for its jobs, unless
+ * `jobs` says otherwise (false: no polling, so no background query is counted; options: a shorter
+ * poll or lease).
  */
 export async function serviceUnderTest(
   manifest: ServiceManifest,
-  options: { db?: PlatformDatabase; env?: Env } = {},
+  options: { db?: PlatformDatabase; env?: Env; jobs?: MountOptions['jobs'] } = {},
 ): Promise<ServiceUnderTest> {
   const counted = countQueries(options.db ?? (await testDatabase()));
   const database = counted.db;
@@ -27,7 +35,7 @@ export async function serviceUnderTest(
   const app = await buildServiceApp(manifest, {
     database,
     config: manifest.config(options.env ?? {}),
-    jobs: true,
+    jobs: options.jobs ?? true,
   });
   return {
     app,

@@ -38,6 +38,8 @@ beforeEach(async () => {
 afterEach(() => db.close());
 
 describe('migrations', () => {
+  // Besides the service's own tables, every schema has the platform's (the durable jobs), tracked
+  // in a migration table of their own.
   it("creates each service's tables in its own schema, with its own migration table, once", async () => {
     expect(await migrateSchema(db, 'alpha', things)).toEqual(['001-things']);
     expect(await migrateSchema(db, 'alpha', things)).toEqual([]);
@@ -46,11 +48,17 @@ describe('migrations', () => {
       select table_schema, table_name from information_schema.tables
       where table_schema in ('alpha', 'beta') order by 1, 2`.execute(db.kysely);
     expect(tables.rows.map((r) => `${r.table_schema}.${r.table_name}`)).toEqual([
+      'alpha.jobs',
       'alpha.kysely_migration',
       'alpha.kysely_migration_lock',
+      'alpha.platform_migration',
+      'alpha.platform_migration_lock',
       'alpha.things',
+      'beta.jobs',
       'beta.kysely_migration',
       'beta.kysely_migration_lock',
+      'beta.platform_migration',
+      'beta.platform_migration_lock',
       'beta.things',
     ]);
   });

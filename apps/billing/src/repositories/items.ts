@@ -97,42 +97,40 @@ export function searchItems(db: BillingDb, term: string, limit: number): Promise
 }
 
 /**
- * Upserts a provider's items by (provider, provider_ref) in one transaction: new ones are tagged
- * `synced`, known ones get the provider's name, amount, currency, description and date. Answers
- * the counts as a sync job stores them.
+ * Upserts a provider's items by (provider, provider_ref): new ones are tagged `synced`, known ones
+ * get the provider's name, amount, currency, description and date. Answers the counts as a sync
+ * job stores them. Run it in a transaction (completeSyncJob does), so a sync stores all or nothing.
  */
-export function upsertProviderItems(
-  db: BillingDb,
+export async function upsertProviderItems(
+  trx: BillingDb,
   provider: string,
   items: Array<SyncedItem & { id: string }>,
 ) {
-  return db.transaction().execute(async (trx) => {
-    let created = 0;
-    let updated = 0;
-    // One statement per item: a provider may report one reference twice, which a single
-    // multi-row upsert refuses ("cannot affect row a second time").
-    for (const { providerRef, ...item } of items) {
-      const row = await trx
-        .insertInto('items')
-        .values({ ...item, provider, provider_ref: providerRef, tags: jsonb(['synced']) })
-        .onConflict((oc) =>
-          oc
-            .columns(['provider', 'provider_ref'])
-            .where('provider_ref', 'is not', null)
-            .doUpdateSet((eb) => ({
-              name: eb.ref('excluded.name'),
-              amount: eb.ref('excluded.amount'),
-              currency: eb.ref('excluded.currency'),
-              description: eb.ref('excluded.description'),
-              date: eb.ref('excluded.date'),
-              updated_at: sql`now()`,
-            })),
-        )
-        .returning(sql<boolean>`xmax = 0`.as('inserted'))
-        .executeTakeFirstOrThrow();
-      if (row.inserted) created += 1;
-      else updated += 1;
-    }
-    return { items_created: created, items_updated: updated };
-  });
+  let created = 0;
+  let updated = 0;
+  // One statement per item: a provider may report one reference twice, which a single
+  // multi-row upsert refuses ("cannot affect row a second time").
+  for (const { providerRef, ...item } of items) {
+    const row = await trx
+      .insertInto('items')
+      .values({ ...item, provider, provider_ref: providerRef, tags: jsonb(['synced']) })
+      .onConflict((oc) =>
+        oc
+          .columns(['provider', 'provider_ref'])
+          .where('provider_ref', 'is not', null)
+          .doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            amount: eb.ref('excluded.amount'),
+            currency: eb.ref('excluded.currency'),
+            description: eb.ref('excluded.description'),
+            date: eb.ref('excluded.date'),
+            updated_at: sql`now()`,
+          })),
+      )
+      .returning(sql<boolean>`xmax = 0`.as('inserted'))
+      .executeTakeFirstOrThrow();
+    if (row.inserted) created += 1;
+    else updated += 1;
+  }
+  return { items_created: created, items_updated: updated };
 }

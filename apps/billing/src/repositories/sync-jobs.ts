@@ -1,5 +1,7 @@
 import type { Insertable, Updateable } from '@platform/db';
+import type { SyncedItem } from '../adapters/adapter.js';
 import type { BillingDb, Page, SyncJobRow, SyncJobsTable } from '../database.js';
+import { upsertProviderItems } from './items.js';
 
 export function insertSyncJob(db: BillingDb, job: Omit<Insertable<SyncJobsTable>, 'status'>) {
   return db
@@ -9,7 +11,11 @@ export function insertSyncJob(db: BillingDb, job: Omit<Insertable<SyncJobsTable>
     .executeTakeFirstOrThrow();
 }
 
-/** Finishes a job: completed with the counts, or failed with the error; completed_at is now. */
+/**
+ * Finishes a running job: completed with the counts, or failed with the error; completed_at is
+ * now. A finished job never changes again (a run interrupted after it finished the job fails
+ * nothing).
+ */
 export async function finishSyncJob(
   db: BillingDb,
   id: string,
@@ -19,7 +25,22 @@ export async function finishSyncJob(
     .updateTable('sync_jobs')
     .set({ ...outcome, completed_at: new Date() })
     .where('id', '=', id)
+    .where('status', '=', 'running')
     .execute();
+}
+
+/** Upserts a sync's items and completes its job with the counts, in one transaction. */
+export function completeSyncJob(
+  db: BillingDb,
+  id: string,
+  provider: string,
+  items: Array<SyncedItem & { id: string }>,
+) {
+  return db.transaction().execute(async (trx) => {
+    const counts = await upsertProviderItems(trx, provider, items);
+    await finishSyncJob(trx, id, { status: 'completed', ...counts });
+    return counts;
+  });
 }
 
 /** A page of sync jobs (of one adapter when `provider` is given), newest first. */

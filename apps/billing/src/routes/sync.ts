@@ -1,11 +1,20 @@
-import { badRequest, newId, notFound, ok, parseInstant, responses, Type } from '@platform/core';
-import { ProviderError, type Adapter, type SyncRequest } from '../adapters/adapter.js';
+import {
+  badRequest,
+  JobFailure,
+  newId,
+  notFound,
+  ok,
+  parseInstant,
+  responses,
+  Type,
+} from '@platform/core';
+import { ProviderError, type Adapter } from '../adapters/adapter.js';
 import { anthropicAdapter } from '../adapters/anthropic.js';
 import { focusAdapter } from '../adapters/focus.js';
 import { openaiAdapter } from '../adapters/openai.js';
 import type { BillingRoutes, SyncJobRow } from '../database.js';
-import { upsertProviderItems } from '../repositories/items.js';
 import {
+  completeSyncJob,
   findSyncJob,
   finishSyncJob,
   insertSyncJob,
@@ -29,7 +38,20 @@ const toSyncJob = (row: SyncJobRow): SyncJob => ({
   completedAt: row.completed_at?.toISOString() ?? null,
 });
 
-export const syncRoutes: BillingRoutes = async (app, { db, config }) => {
+/**
+ * A sync as the durable job stores it: never the token, which reaches the run from the request's
+ * memory only (`transient`). `from` and `to` are the range's instants.
+ */
+interface SyncPayload {
+  syncJobId: string;
+  provider: string;
+  from: string;
+  to: string;
+  projectId?: string;
+  csv?: string;
+}
+
+export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
   /** The sync adapters by name, in the order GET /sync/adapters lists them. */
   const adapters: Record<string, Adapter> = {
     openai: openaiAdapter(config.openaiUrl),
@@ -39,27 +61,35 @@ export const syncRoutes: BillingRoutes = async (app, { db, config }) => {
   const adapterNames = Object.keys(adapters).join(', ');
 
   /**
-   * Fetches the adapter's items, upserts them by (provider, providerRef) in one transaction and
-   * finishes the job: completed with the counts, or failed with a message that never carries the
-   * token (a provider's own words, or a pointer to the log for anything else).
+   * Fetches the adapter's items, then upserts them by (provider, providerRef) and completes the
+   * sync job in one transaction. A provider's error fails the job at once with the provider's
+   * words; anything else is logged and fails it with a pointer to the log (a token-less sync is
+   * tried again first). No message ever carries the token.
    */
-  async function runSync(jobId: string, adapter: Adapter, request: SyncRequest) {
+  async function runSync(payload: SyncPayload, token: string | undefined) {
+    const { syncJobId, provider, from, to, projectId, csv } = payload;
+    // A run that finished the sync job but died before the durable job did: nothing left to do.
+    if ((await findSyncJob(db, syncJobId))?.status !== 'running') return null;
+    const adapter = adapters[provider];
     try {
+      const request = { from: new Date(from), to: new Date(to), token, projectId, csv };
       const items = (await adapter.fetch(request)).map((item) => ({ ...item, id: newId(12) }));
-      const counts = await upsertProviderItems(db, adapter.name, items);
-      await finishSyncJob(db, jobId, { status: 'completed', ...counts });
+      return await completeSyncJob(db, syncJobId, adapter.name, items);
     } catch (error) {
-      const provider = error instanceof ProviderError;
-      if (!provider) app.log.error({ err: error, job: jobId }, 'sync failed');
-      const message = provider ? error.message : 'The sync failed; see the service log';
-      await finishSyncJob(db, jobId, { status: 'failed', error: message });
+      if (error instanceof ProviderError) throw new JobFailure(error.message);
+      app.log.error({ err: error, job: syncJobId }, 'sync failed');
+      throw new Error('The sync failed; see the service log');
     }
   }
 
-  const running = new Set<Promise<void>>();
-  // Closing waits for syncs under way, so that none writes to a closed database.
-  app.addHook('onClose', async () => {
-    await Promise.all(running);
+  // A sync given a token runs once, in this process: after a crash it fails as interrupted (the
+  // token is gone). A FOCUS sync (its CSV is in the payload) is run again, up to 3 times in all.
+  const syncs = jobs.define<SyncPayload, unknown, { token: string }>({
+    kind: 'sync',
+    maxAttempts: 3,
+    handler: (payload, { transient }) => runSync(payload, transient?.token),
+    onFail: (trx, job, error) =>
+      finishSyncJob(trx, job.payload.syncJobId, { status: 'failed', error }),
   });
 
   app.post(
@@ -69,7 +99,7 @@ export const syncRoutes: BillingRoutes = async (app, { db, config }) => {
         operationId: 'startSync',
         summary: 'Sync costs from a provider',
         description:
-          'Starts a job and answers 202 with it (status running); GET /sync/jobs/:id shows it completed or failed. Items are upserted by (provider, providerRef): a repeated sync updates them. The token is used for this call only: never stored or logged.',
+          'Starts a job and answers 202 with it (status running); GET /sync/jobs/:id shows it completed or failed. Items are upserted by (provider, providerRef): a repeated sync updates them. The token is used for this call only: never stored or logged. A sync cut short by a restart of the service ends failed (Interrupted: ...) when it used a token; a FOCUS sync is run again.',
         body: SyncRequestSchema,
         response: responses({ 202: SyncJobSchema }),
       },
@@ -82,13 +112,19 @@ export const syncRoutes: BillingRoutes = async (app, { db, config }) => {
       const range = { from: parseInstant(from, 'from', 'from'), to: parseInstant(to, 'to', 'to') };
       if (range.from > range.to) throw badRequest('from must not be after to');
       const columns = { id: newId(12), provider, from, to, project_id: projectId };
-      const job = await insertSyncJob(db, columns);
-      const work: Promise<void> = runSync(job.id, adapter, { ...range, token, projectId, csv })
-        .catch((error: unknown) =>
-          app.log.error({ err: error, job: job.id }, 'sync job could not be finished'),
-        )
-        .finally(() => running.delete(work));
-      running.add(work);
+      const payload: SyncPayload = {
+        syncJobId: columns.id,
+        provider,
+        from: range.from.toISOString(),
+        to: range.to.toISOString(),
+        projectId,
+        csv,
+      };
+      // The sync job and the durable job are stored together, then the sync starts here at once.
+      const { record: job } = await syncs.start(payload, {
+        transient: adapter.needsToken && token ? { token } : undefined,
+        record: (trx) => insertSyncJob(trx, columns),
+      });
       return reply.code(202).send(ok(toSyncJob(job)));
     },
   );

@@ -1,0 +1,209 @@
+import { jsonb, sql, type Generated, type Kysely, type Selectable } from '@platform/db';
+import { newId } from '../ids.js';
+
+// All SQL of the durable jobs. The table is made in every service schema by libs/db's
+// PLATFORM_MIGRATIONS (see there for what each column means). Times are the database's `now()`,
+// never a process's clock, so instances whose clocks disagree still agree on leases.
+
+export const JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: unknown;
+  status: JobStatus;
+  attempts: Generated<number>;
+  max_attempts: number;
+  resumable: boolean;
+  run_at: Generated<Date>;
+  locked_by: string | null;
+  lease_until: Date | null;
+  last_error: string | null;
+  result: unknown;
+  key: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** The service's schema as far as jobs go (any service's Kysely, seen through this table). */
+export type JobsDb = Kysely<{ jobs: JobsTable }>;
+
+/** A stored job, its payload and result typed by its kind. */
+export type Job<Payload = unknown, Result = unknown> = Omit<
+  Selectable<JobsTable>,
+  'payload' | 'result'
+> & { payload: Payload; result: Result | null };
+
+/** A claimed job: `interrupted` when the claim took over a run whose instance died. */
+export type ClaimedJob = Job & { interrupted: boolean };
+
+/** `now()` plus a number of milliseconds, computed by the database. */
+const fromNow = (ms: number) => sql<Date>`now() + make_interval(secs => ${ms / 1000})`;
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  maxAttempts: number;
+  resumable: boolean;
+  runAt?: Date;
+  key?: string;
+}
+
+/**
+ * Stores a job, queued; or, with `heldBy`, already running in that instance (its first attempt),
+ * so that no other instance's worker takes it before this one starts it.
+ */
+export function insertJob(
+  db: JobsDb,
+  job: NewJob,
+  heldBy?: { instance: string; leaseMs: number },
+): Promise<Job> {
+  const held = heldBy && {
+    status: 'running' as const,
+    attempts: 1,
+    locked_by: heldBy.instance,
+    lease_until: fromNow(heldBy.leaseMs),
+  };
+  return db
+    .insertInto('jobs')
+    .values({
+      id: newId(16),
+      kind: job.kind,
+      payload: jsonb(job.payload ?? null),
+      status: 'queued',
+      max_attempts: job.maxAttempts,
+      resumable: job.resumable,
+      run_at: job.runAt ?? sql<Date>`now()`,
+      key: job.key ?? null,
+      ...held,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Claims up to `limit` jobs of these kinds for `instance`, in one statement: queued ones that are
+ * due, and running ones whose lease expired (their instance died). `for update skip locked` makes
+ * concurrent claims by several instances take different rows, so no job runs twice.
+ */
+export async function claimDue(
+  db: JobsDb,
+  kinds: string[],
+  instance: string,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimedJob[]> {
+  if (kinds.length === 0 || limit <= 0) return [];
+  return db
+    .with('due', (qb) =>
+      qb
+        .selectFrom('jobs')
+        .select(['id', 'status'])
+        .where('kind', 'in', kinds)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', sql<Date>`now()`)]),
+            eb.and([eb('status', '=', 'running'), eb('lease_until', '<', sql<Date>`now()`)]),
+          ]),
+        )
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .updateTable('jobs')
+    .from('due')
+    .set((eb) => ({
+      status: 'running',
+      locked_by: instance,
+      lease_until: fromNow(leaseMs),
+      attempts: eb('jobs.attempts', '+', 1),
+      updated_at: sql<Date>`now()`,
+    }))
+    .whereRef('jobs.id', '=', 'due.id')
+    .returningAll('jobs')
+    .returning(sql<boolean>`due.status = 'running'`.as('interrupted'))
+    .execute();
+}
+
+/** Extends the lease of a job this instance runs; false when it is no longer this instance's. */
+export async function renewLease(db: JobsDb, id: string, instance: string, leaseMs: number) {
+  const { numUpdatedRows } = await heldBy(db, id, instance)
+    .set({ lease_until: fromNow(leaseMs) })
+    .executeTakeFirst();
+  return numUpdatedRows > 0n;
+}
+
+/** How a run ended. */
+export type Outcome =
+  | { status: 'completed'; result: unknown }
+  | { status: 'failed'; error: string }
+  /** Runs again at `afterMs` from now: a retry after a failure, or a periodic job's next run. */
+  | { status: 'queued'; afterMs: number; error: string | null; resetAttempts?: boolean };
+
+/**
+ * Records the end of a run, if the job is still this instance's (an instance that lost its lease
+ * writes nothing). Returns the job as it is now, or undefined when it was not this instance's.
+ */
+export function finishJob(
+  db: JobsDb,
+  id: string,
+  instance: string,
+  outcome: Outcome,
+): Promise<Job | undefined> {
+  const done = { locked_by: null, lease_until: null, updated_at: sql<Date>`now()` };
+  const changes =
+    outcome.status === 'completed'
+      ? { status: 'completed' as const, result: jsonb(outcome.result ?? null) }
+      : outcome.status === 'failed'
+        ? { status: 'failed' as const, last_error: outcome.error }
+        : {
+            status: 'queued' as const,
+            run_at: fromNow(outcome.afterMs),
+            last_error: outcome.error,
+            ...(outcome.resetAttempts ? { attempts: 0 } : {}),
+          };
+  return heldBy(db, id, instance)
+    .set({ ...done, ...changes })
+    .returningAll()
+    .executeTakeFirst();
+}
+
+const heldBy = (db: JobsDb, id: string, instance: string) =>
+  db
+    .updateTable('jobs')
+    .where('id', '=', id)
+    .where('locked_by', '=', instance)
+    .where('status', '=', 'running');
+
+/**
+ * The one row of a periodic job (keyed by its kind): made due at once the first time; a row that
+ * exists keeps its schedule (so a restart does not run it again early), brought forward when the
+ * interval got shorter than the wait left.
+ */
+export async function schedulePeriodic(db: JobsDb, kind: string, intervalMs: number) {
+  await db
+    .insertInto('jobs')
+    .values({
+      id: newId(16),
+      kind,
+      key: kind,
+      payload: jsonb(null),
+      max_attempts: 3,
+      resumable: true,
+      status: 'queued',
+    })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        run_at: sql<Date>`least(jobs.run_at, ${fromNow(intervalMs)})`,
+        status: sql<JobStatus>`case when jobs.status = 'running' then 'running' else 'queued' end`,
+      }),
+    )
+    .execute();
+}
+
+export function findJob(db: JobsDb, id: string): Promise<Job | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
