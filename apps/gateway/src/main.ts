@@ -1,4 +1,4 @@
-import { closeOnSignals } from '@platform/core';
+import { closeOnSignals, databaseOptions } from '@platform/core';
 import { openDatabase } from '@platform/db';
 import { buildGateway } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -6,7 +6,7 @@ import { SERVICES } from './services.js';
 
 async function main() {
   const config = gatewayConfig(SERVICES);
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase(databaseOptions(config));
   const app = await buildGateway({ config, db, services: SERVICES });
   closeOnSignals(
     async () => {

@@ -128,3 +128,21 @@ function partition(outcomes: Outcome[]) {
     .map((o) => ({ status: o.status, body: o.body }));
   return [ok, unavailable, other] as const;
 }
+
+it('starts while PostgreSQL is still down and comes up with it; a database that cannot be used stops it at once', async () => {
+  await gateway.stop();
+  await server.stop();
+  const starting = startProcess(gatewayMain, { DATABASE_URL: server.url, LOG_LEVEL: 'fatal' });
+  await sleep(1500);
+  await server.start();
+  gateway = await starting;
+  expect((await health()).data.status).toBe('ok');
+
+  const wrong = new URL(server.url);
+  wrong.pathname = '/no_such_database';
+  await expect(
+    startProcess(gatewayMain, { DATABASE_URL: wrong.toString(), DATABASE_WAIT_MS: '60000' }),
+  ).rejects.toThrow(
+    /exited with code 1[^]*The database refused the connection: database "no_such_database" does not exist/,
+  );
+}, 60_000);

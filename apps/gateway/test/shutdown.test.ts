@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, sql } from '@platform/db';
@@ -82,3 +84,31 @@ it('drains on SIGTERM under load: no answer cut off, no acknowledged write lost'
       `${unanswered.length} refused or closed unread, exit ${Math.round(exitedAt - signalledAt)} ms after SIGTERM`,
   );
 }, 60_000);
+
+it('exits 1 after SHUTDOWN_TIMEOUT_MS when a request under way does not finish', async () => {
+  // A proxied service that accepts the request and never answers holds it past the bound.
+  let received = 0;
+  const hanging = createServer(() => {
+    received += 1;
+  });
+  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  const { port } = hanging.address() as AddressInfo;
+  const gateway = await startProcess(gatewayMain, {
+    ...storage.env,
+    PULSE_PROXY_URL: `http://127.0.0.1:${port}`,
+    SHUTDOWN_TIMEOUT_MS: '500',
+  });
+  try {
+    const pending = fetch(`${gateway.url}/api/v1/pulse/events`).catch(() => undefined);
+    await waitFor(async () => received > 0, 5000, 'the request reaching the service');
+    const signalledAt = performance.now();
+    expect(await gateway.stop()).toBe(1);
+    const tookMs = performance.now() - signalledAt;
+    expect(tookMs).toBeGreaterThanOrEqual(450);
+    expect(gateway.output.join('\n')).toContain('Shutdown took longer than 500 ms');
+    await pending;
+  } finally {
+    hanging.closeAllConnections();
+    hanging.close();
+  }
+});

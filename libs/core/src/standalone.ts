@@ -19,6 +19,12 @@ export const SERVER_VARIABLES = [
     description: 'PostgreSQL connection string; unset means the embedded PGlite',
   },
   {
+    name: 'DATABASE_WAIT_MS',
+    default: '30000',
+    description:
+      'At start-up, how long to wait for a PostgreSQL server that does not answer yet (starting, restarting) before giving up',
+  },
+  {
     name: 'DATA_DIR',
     default: '.data',
     description: 'Where PGlite keeps its files; memory:// keeps them in memory',
@@ -48,6 +54,7 @@ export function serverConfig(env: Env, defaultPort: number) {
     port: envInt(env, 'PORT', defaultPort, { min: 0, max: 65535 }),
     host: envString(env, 'HOST', '0.0.0.0'),
     databaseUrl: envUrl(env, 'DATABASE_URL'),
+    databaseWaitMs: envInt(env, 'DATABASE_WAIT_MS', 30_000, { min: 0 }),
     dataDir: envString(env, 'DATA_DIR', '.data'),
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     timeouts: {
@@ -57,6 +64,13 @@ export function serverConfig(env: Env, defaultPort: number) {
     shutdownTimeoutMs: envInt(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
   };
 }
+
+/** Where a server process keeps its data, from its configuration. */
+export const databaseOptions = (config: ReturnType<typeof serverConfig>) => ({
+  url: config.databaseUrl,
+  dataDir: config.dataDir,
+  waitMs: config.databaseWaitMs,
+});
 
 /** Configuration of a standalone service: the server's variables and the service's own. */
 export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.env) => ({
@@ -98,7 +112,7 @@ export function closeOnSignals(
 /** `src/main.ts` of every service: the same plugin, its own port and database. */
 export async function runStandalone(manifest: ServiceManifest) {
   const config = standaloneConfig(manifest);
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDatabase(databaseOptions(config));
   await migrateSchema(db, manifest.name, manifest.migrations);
   const app = await buildServiceApp(
     manifest,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { isDatabaseUnavailable } from './errors.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { listenPGlite, listenPostgres, type NotificationHandler, type Unlisten } from './listen.js';
 import { withTimeout } from './timeout.js';
@@ -14,6 +15,11 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /**
+   * How long to wait for a PostgreSQL server that is not there yet (starting, restarting) before
+   * giving up; 0 fails at once. Other failures (a wrong password, no such database) fail at once.
+   */
+  waitMs?: number;
 }
 
 export interface PlatformDatabase {
@@ -40,7 +46,14 @@ const parseInt8 = (value: string) => Number(value);
 export const MEMORY = 'memory://';
 
 export async function openDatabase(options: DatabaseOptions = {}): Promise<PlatformDatabase> {
-  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.url) {
+    const db = await openPostgres(options.url, options.poolSize ?? 10);
+    await waitUntilUp(db, options.waitMs ?? 0).catch(async (error: unknown) => {
+      await db.close();
+      throw error;
+    });
+    return db;
+  }
   return openPGlite(options.dataDir ?? '.data');
 }
 
@@ -67,6 +80,27 @@ async function openPostgres(url: string, poolSize: number): Promise<PlatformData
   return wrap('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }), (channel, on) =>
     listenPostgres(url, channel, on),
   );
+}
+
+/** Resolves once the database answers; while it is unreachable, asks again every 250 ms. */
+async function waitUntilUp(db: PlatformDatabase, waitMs: number) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return await db.ping(5_000);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() >= deadline) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(
+          waitMs > 0 && isDatabaseUnavailable(error)
+            ? `The database did not answer within ${waitMs} ms: ${reason}`
+            : `The database refused the connection: ${reason}`,
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
 
 async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
