@@ -2,16 +2,18 @@
 // ratio to a baseline measured in the same run on the same machine. Servers run as their own
 // processes (the built entry points); autocannon runs here. BENCH_SECONDS sets each measurement's
 // length (default 10). Groups, one file each: foundation (gateway and pulse), ledger, catalog,
-// palette, billing; all by default, else those named, in the order named. lib.mjs holds the
-// shared machinery: starting servers, measuring, and printing and writing the results.
+// palette, billing, reliability (what rate limiting costs); all by default, else those named, in
+// the order named. lib.mjs holds the shared machinery: starting servers, measuring, and printing
+// and writing the results.
 import { report, seconds, stopAll } from './lib.mjs';
 import { foundation } from './foundation.mjs';
 import { ledger } from './ledger.mjs';
 import { catalog } from './catalog.mjs';
 import { palette } from './palette.mjs';
 import { billing } from './billing.mjs';
+import { reliability } from './reliability.mjs';
 
-const groups = { foundation, ledger, catalog, palette, billing };
+const groups = { foundation, ledger, catalog, palette, billing, reliability };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !Object.hasOwn(groups, name));
 if (unknown.length)
