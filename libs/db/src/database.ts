@@ -48,10 +48,11 @@ export const MEMORY = 'memory://';
 export async function openDatabase(options: DatabaseOptions = {}): Promise<PlatformDatabase> {
   if (options.url) {
     const db = await openPostgres(options.url, options.poolSize ?? 10);
-    await waitUntilUp(db, options.waitMs ?? 0).catch(async (error: unknown) => {
-      await db.close();
-      throw error;
-    });
+    if (options.waitMs)
+      await waitUntilUp(db, options.waitMs).catch(async (error: unknown) => {
+        await db.close();
+        throw error;
+      });
     return db;
   }
   return openPGlite(options.dataDir ?? '.data');
@@ -92,7 +93,7 @@ async function waitUntilUp(db: PlatformDatabase, waitMs: number) {
       if (!isDatabaseUnavailable(error) || Date.now() >= deadline) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new Error(
-          waitMs > 0 && isDatabaseUnavailable(error)
+          isDatabaseUnavailable(error)
             ? `The database did not answer within ${waitMs} ms: ${reason}`
             : `The database refused the connection: ${reason}`,
           { cause: error },

@@ -2,7 +2,13 @@
 export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error(`${what} did not answer within ${ms} ms`), { code: 'ETIMEDOUT' }),
+        ),
+      ms,
+    );
   });
   try {
     return await Promise.race([work, timeout]);
