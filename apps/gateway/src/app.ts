@@ -66,7 +66,13 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
   });
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
-    exposedHeaders: ['x-request-id'],
+    exposedHeaders: [
+      'x-request-id',
+      'retry-after',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+    ],
   });
   await registerOpenApiCollector(app, services);
 

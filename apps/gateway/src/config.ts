@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import {
+  ConfigError,
   MiB,
   SERVER_VARIABLES,
   envBool,
@@ -63,7 +64,7 @@ export const GATEWAY_VARIABLES = [
     name: 'TRUST_PROXY',
     default: 'false',
     description:
-      'Take the client address from X-Forwarded-For: true (any proxy), or the comma-separated addresses/CIDRs of trusted proxies',
+      'Take the client address from X-Forwarded-For set by these proxies: comma-separated addresses or CIDRs',
   },
   {
     name: 'FEATURE_<NAME>',
@@ -95,7 +96,7 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
         .map((a) => a.trim())
         .filter((a) => a && a !== 'none'),
     },
-    trustProxy: trustProxy(envString(env, 'TRUST_PROXY', 'false')),
+    trustProxy: trustProxy(envString(env, 'TRUST_PROXY')),
     proxyRetryMs: envInt(env, 'PROXY_RETRY_MS', 2000, { min: 0, max: 600_000 }),
     /** FEATURE_<NAME>: true or false; undefined when unset. */
     features: Object.fromEntries(
@@ -116,9 +117,18 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
   };
 }
 
-/** TRUST_PROXY: `true`/`false`, or the addresses of the proxies to believe. */
-function trustProxy(value: string): boolean | string[] {
-  if (['true', 'false'].includes(value)) return value === 'true';
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed, as addresses or CIDRs. `true`
+ * (believe anyone) is refused: any client could then pick its own address, past the rate limit
+ * and its allow list.
+ */
+function trustProxy(value: string | undefined): false | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true')
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must name the proxies to trust (addresses or CIDRs), not true: with true any client can choose the address it is counted as',
+    );
   return value.split(',').map((a) => a.trim());
 }
 

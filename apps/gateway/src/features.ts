@@ -45,15 +45,22 @@ export class FeatureFlags {
    * Reads the stored overrides again: another gateway on the same database changed one (it said
    * so on FLAGS_CHANNEL), or this one may have missed such a message.
    */
-  async reload(): Promise<void> {
-    const rows = await this.db
-      .selectFrom('feature_overrides')
-      .select(['name', 'enabled'])
-      .execute();
-    this.overrides = new Map(
-      rows.filter((r) => this.defaults.has(r.name)).map((r) => [r.name, r.enabled]),
-    );
+  reload(): Promise<void> {
+    // One at a time, each reading after the last: an older read never lands after a newer one.
+    const next = this.reloading.then(async () => {
+      const rows = await this.db
+        .selectFrom('feature_overrides')
+        .select(['name', 'enabled'])
+        .execute();
+      this.overrides = new Map(
+        rows.filter((r) => this.defaults.has(r.name)).map((r) => [r.name, r.enabled]),
+      );
+    });
+    this.reloading = next.catch(() => undefined);
+    return next;
   }
+
+  private reloading: Promise<void> = Promise.resolve();
 
   has(name: string) {
     return this.defaults.has(name);

@@ -1,4 +1,4 @@
-import { closeOnSignals, databaseOptions } from '@platform/core';
+import { databaseOptions, serve } from '@platform/core';
 import { openDatabase } from '@platform/db';
 import { buildGateway } from './app.js';
 import { gatewayConfig } from './config.js';
@@ -8,15 +8,7 @@ async function main() {
   const config = gatewayConfig(SERVICES);
   const db = await openDatabase(databaseOptions(config));
   const app = await buildGateway({ config, db, services: SERVICES });
-  closeOnSignals(
-    async () => {
-      await app.close();
-      await db.close();
-    },
-    app.log,
-    config.shutdownTimeoutMs,
-  );
-  await app.listen({ port: config.port, host: config.host });
+  await serve(app, db, config);
 }
 
 main().catch((error: unknown) => {

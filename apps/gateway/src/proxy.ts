@@ -42,6 +42,9 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 export const mayServeInProcess = (error: unknown, method: string) =>
   isUnreachable(error) || (IDEMPOTENT.has(method) && hasCode(error, BROKEN));
 
+/** The target is gone or going: no connection, or one that broke under a request. */
+const isDown = (error: unknown) => isUnreachable(error) || hasCode(error, BROKEN);
+
 // Headers that describe one hop, not the message: never copied from an injected response.
 const HOP_BY_HOP = new Set([
   'connection',
@@ -135,8 +138,9 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
       },
       onError: (reply, { error }) => {
         const request = reply.request;
+        // Requests after this one go in-process at once, not onto connections to a dead target.
+        if (isDown(error)) ejectedUntil = Date.now() + options.retryAfterMs;
         if (mayServeInProcess(error, request.method)) {
-          if (isUnreachable(error)) ejectedUntil = Date.now() + options.retryAfterMs;
           request.log.warn(
             { upstream, err: error },
             `${manifest.name} proxy target unreachable, serving in-process`,

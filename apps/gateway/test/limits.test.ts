@@ -53,9 +53,10 @@ describe('rate limiting', () => {
     expect((await via('192.0.2.1')).statusCode).toBe(200);
     expect((await via('192.0.2.2')).statusCode).toBe(200);
     expect((await via('192.0.2.1')).statusCode).toBe(429);
-    // An untrusted sender cannot pick its address: it is counted as itself.
+    // An untrusted sender cannot pick its address, loopback included: it is counted as itself.
     expect(
-      (await get('/api/v1/pulse/events', '10.0.0.7', { 'x-forwarded-for': '1.1.1.1' })).statusCode,
+      (await get('/api/v1/pulse/events', '10.0.0.7', { 'x-forwarded-for': '127.0.0.1' }))
+        .statusCode,
     ).toBe(200);
     expect(
       (await get('/api/v1/pulse/events', '10.0.0.7', { 'x-forwarded-for': '2.2.2.2' })).statusCode,
@@ -68,6 +69,10 @@ describe('rate limiting', () => {
     for (let i = 0; i < 5; i++)
       expect((await get('/api/v1/pulse/events', '10.0.0.1')).statusCode).toBe(200);
     expect(() => gatewayConfig(SERVICES, { RATE_LIMIT_MAX: '-1' })).toThrow(/RATE_LIMIT_MAX/);
+    // Believing any X-Forwarded-For would let a client pick its address (past the allow list).
+    expect(() => gatewayConfig(SERVICES, { TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY must name the proxies to trust/,
+    );
     expect(() => gatewayConfig(SERVICES, { REQUEST_TIMEOUT_MS: 'soon' })).toThrow(
       /REQUEST_TIMEOUT_MS/,
     );

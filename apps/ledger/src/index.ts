@@ -8,7 +8,7 @@ import { classificationRoutes } from './routes/classifications.js';
 import { eventRoutes } from './routes/events.js';
 import { policyRoutes } from './routes/policies.js';
 import { signatureRoutes } from './routes/signatures.js';
-import { signHead } from './signing.js';
+import { headStatement, signHead } from './signing.js';
 
 export { LEDGER_VARIABLES, ledgerConfig, type LedgerConfig } from './config.js';
 
@@ -36,7 +36,10 @@ export const ledger = defineService<LedgerDatabase, LedgerConfig>({
       task: async () => {
         if (!config.signingKey) return undefined;
         const { head, created } = await signHead(db, config.signingKey);
-        return { seq: head.seq, keyId: head.key_id, created };
+        // Logged whole: the log keeps a copy of every signed head outside the database.
+        return created
+          ? { signedHead: { statement: headStatement(head), signature: head.signature } }
+          : { seq: head.seq, unchanged: true };
       },
     },
   ],

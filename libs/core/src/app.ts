@@ -229,7 +229,7 @@ function errorHandler(
   // Postgres stores no NUL character, neither in text nor in jsonb (`\u0000`).
   // Text Postgres cannot read as its type: in practice a lone UTF-16 surrogate (`\ud83d`) in
   // JSON, which JavaScript accepts and jsonb does not.
-  if (pgCode === '22P02')
+  if (pgCode === '22P02' && error.message.includes('type json'))
     return sendError(reply, 'BAD_REQUEST', 'A text in the request is not valid Unicode');
   if (pgCode === '22021' || pgCode === '22P05')
     return sendError(reply, 'BAD_REQUEST', 'Text must not contain the NUL character (\\u0000)');

@@ -1,6 +1,6 @@
-import { migrateSchema, openDatabase } from '@platform/db';
+import { migrateSchema, openDatabase, type PlatformDatabase } from '@platform/db';
 import { envEnum, envInt, envString, envUrl, type Env } from './config.js';
-import { loggerOptions } from './app.js';
+import { loggerOptions, type App } from './app.js';
 import { buildServiceApp, type ServiceManifest } from './service.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -97,7 +97,7 @@ export function closeOnSignals(
       setTimeout(() => {
         log.error(`Shutdown took longer than ${timeoutMs} ms; exiting without finishing it`);
         process.exit(1);
-      }, timeoutMs).unref();
+      }, timeoutMs);
       close().then(
         () => process.exit(0),
         (error: unknown) => {
@@ -107,6 +107,26 @@ export function closeOnSignals(
       );
     });
   }
+}
+
+/**
+ * Listens where the configuration says, and on SIGTERM/SIGINT drains the app (requests, queues)
+ * and closes the database within SHUTDOWN_TIMEOUT_MS: the gateway and every standalone service.
+ */
+export async function serve(
+  app: App,
+  db: PlatformDatabase,
+  config: ReturnType<typeof serverConfig>,
+) {
+  closeOnSignals(
+    async () => {
+      await app.close();
+      await db.close();
+    },
+    app.log,
+    config.shutdownTimeoutMs,
+  );
+  await app.listen({ port: config.port, host: config.host });
 }
 
 /** `src/main.ts` of every service: the same plugin, its own port and database. */
@@ -119,14 +139,6 @@ export async function runStandalone(manifest: ServiceManifest) {
     { database: db, config: config.service, jobs: true },
     { logger: loggerOptions(config.logLevel), timeouts: config.timeouts },
   );
-  closeOnSignals(
-    async () => {
-      await app.close();
-      await db.close();
-    },
-    app.log,
-    config.shutdownTimeoutMs,
-  );
-  await app.listen({ port: config.port, host: config.host });
+  await serve(app, db, config);
   return app;
 }

@@ -167,7 +167,8 @@ describe('durable jobs', () => {
     const runs = new Map<string, string[]>();
     // Four instances, two on each handle (pool), claiming small batches as fast as they can.
     for (const handle of [0, 1, 0, 1] as const) {
-      const q = queue(handle, { concurrency: 2, pollMs: 1 });
+      // A lease long enough that no run is taken over here: this is about claiming, not expiry.
+      const q = queue(handle, { concurrency: 2, pollMs: 1, leaseMs: 60_000 });
       q.define<{ i: number }>({
         kind: 'count',
         handler: async (_payload, { job: j }) => {

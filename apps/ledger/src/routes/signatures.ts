@@ -36,9 +36,15 @@ export const signatureRoutes: LedgerRoutes = async (app, { db, config }) => {
         response: responses({ 200: SignedHeadSchema, 201: SignedHeadSchema }),
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       if (!key) throw serviceUnavailable(SIGNING_OFF);
       const { head, created } = await signHead(db, key);
+      // The log keeps a copy of every signed head outside the database.
+      if (created)
+        request.log.info(
+          { signedHead: { statement: headStatement(head), signature: head.signature } },
+          'chain head signed',
+        );
       return reply.code(created ? 201 : 200).send(ok(toSignedHead(head)));
     },
   );

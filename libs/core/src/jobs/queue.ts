@@ -180,7 +180,7 @@ export class JobQueue<DB = unknown> {
 
     // The heartbeat: renews the lease while the handler runs; a lost lease stops this run.
     const heartbeat = setInterval(() => {
-      renewLease(this.jobs, job.id, this.instance, leaseMs).then(
+      renewLease(this.jobs, job, this.instance, leaseMs).then(
         (held) => held || abort.abort(),
         (error: unknown) => this.log.error({ err: error, job: job.id }, 'jobs: lease not renewed'),
       );
@@ -219,7 +219,7 @@ export class JobQueue<DB = unknown> {
   /** Records the outcome and calls the kind's hook in one transaction. */
   private async finish(definition: AnyDefinition, job: Job, outcome: Outcome) {
     await this.db.transaction().execute(async (trx) => {
-      const now = await finishJob(trx as unknown as JobsDb, job.id, this.instance, outcome);
+      const now = await finishJob(trx as unknown as JobsDb, job, this.instance, outcome);
       if (!now) return;
       if (outcome.status === 'completed') await definition.onComplete?.(trx, now);
       if (outcome.status === 'failed') await definition.onFail?.(trx, now, outcome.error);

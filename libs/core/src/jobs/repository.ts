@@ -104,7 +104,13 @@ export async function claimDue(
         .where((eb) =>
           eb.or([
             eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', sql<Date>`now()`)]),
-            eb.and([eb('status', '=', 'running'), eb('lease_until', '<', sql<Date>`now()`)]),
+            // Not a run of this instance's own: that one is still going (its renewals may have
+            // failed for a while, as in a database outage); it finishes or aborts it itself.
+            eb.and([
+              eb('status', '=', 'running'),
+              eb('lease_until', '<', sql<Date>`now()`),
+              eb('locked_by', '<>', instance),
+            ]),
           ]),
         )
         .orderBy('run_at')
@@ -128,9 +134,12 @@ export async function claimDue(
     .execute();
 }
 
-/** Extends the lease of a job this instance runs; false when it is no longer this instance's. */
-export async function renewLease(db: JobsDb, id: string, instance: string, leaseMs: number) {
-  const { numUpdatedRows } = await heldBy(db, id, instance)
+/** One run of a job: the job and its attempt number, which a later claim of it changes. */
+export type Run = Pick<Job, 'id' | 'attempts'>;
+
+/** Extends the lease of a run of this instance; false when the job is no longer that run's. */
+export async function renewLease(db: JobsDb, run: Run, instance: string, leaseMs: number) {
+  const { numUpdatedRows } = await heldBy(db, run, instance)
     .set({ lease_until: fromNow(leaseMs) })
     .executeTakeFirst();
   return numUpdatedRows > 0n;
@@ -144,12 +153,12 @@ export type Outcome =
   | { status: 'queued'; afterMs: number; error: string | null; resetAttempts?: boolean };
 
 /**
- * Records the end of a run, if the job is still this instance's (an instance that lost its lease
- * writes nothing). Returns the job as it is now, or undefined when it was not this instance's.
+ * Records the end of a run, if the job is still that run's (a run whose job was claimed again
+ * after its lease expired writes nothing). Returns the job as it is now, or undefined when it was not this instance's.
  */
 export function finishJob(
   db: JobsDb,
-  id: string,
+  run: Run,
   instance: string,
   outcome: Outcome,
 ): Promise<Job | undefined> {
@@ -165,16 +174,18 @@ export function finishJob(
             last_error: outcome.error,
             ...(outcome.resetAttempts ? { attempts: 0 } : {}),
           };
-  return heldBy(db, id, instance)
+  return heldBy(db, run, instance)
     .set({ ...done, ...changes })
     .returningAll()
     .executeTakeFirst();
 }
 
-const heldBy = (db: JobsDb, id: string, instance: string) =>
+/** The job while this run holds it: the same instance, and no claim of it since. */
+const heldBy = (db: JobsDb, run: Run, instance: string) =>
   db
     .updateTable('jobs')
-    .where('id', '=', id)
+    .where('id', '=', run.id)
+    .where('attempts', '=', run.attempts)
     .where('locked_by', '=', instance)
     .where('status', '=', 'running');
 

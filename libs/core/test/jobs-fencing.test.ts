@@ -1,0 +1,80 @@
+import { MEMORY, migrateSchema, openDatabase, sql, type PlatformDatabase } from '@platform/db';
+import { findJob, JobQueue, type Job } from '../src/index';
+import type { JobsDb } from '../src/jobs/repository';
+
+// A run whose lease expired while it was still going (its renewals failed, as in a database
+// outage longer than the lease): its own instance never claims it a second time, and once another
+// instance has claimed it, the first run's outcome is not written over the second's.
+
+const quiet = { info: () => undefined, error: () => undefined };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let db: PlatformDatabase;
+const queues: JobQueue[] = [];
+beforeAll(async () => {
+  const url = process.env.DATABASE_URL;
+  db = url ? await openDatabase({ url, poolSize: 5 }) : await openDatabase({ dataDir: MEMORY });
+  await sql`drop schema if exists fencing cascade`.execute(db.kysely);
+  await migrateSchema(db, 'fencing', {});
+});
+afterAll(async () => {
+  await Promise.all(queues.map((q) => q.stop()));
+  await sql`drop schema fencing cascade`.execute(db.kysely);
+  await db.close();
+});
+
+const tables = () => db.schema('fencing') as unknown as JobsDb;
+const job = async (id: string) => (await findJob(tables(), id)) as Job;
+const expireLease = (id: string) =>
+  tables()
+    .updateTable('jobs')
+    .set({ lease_until: sql<Date>`now() - interval '1 second'` })
+    .where('id', '=', id)
+    .execute();
+
+/** An instance whose runs wait until released; each run is recorded with its instance. */
+function instance(name: string, runs: string[]) {
+  const releases: Array<() => void> = [];
+  const q = new JobQueue(db.schema('fencing'), quiet, {
+    instance: name,
+    pollMs: 20,
+    leaseMs: 60_000,
+  });
+  queues.push(q);
+  const kind = q.define<{ n: number }>({
+    kind: 'work',
+    handler: () => {
+      runs.push(name);
+      return new Promise<string>((resolve) => releases.push(() => resolve(`done by ${name}`)));
+    },
+  });
+  return { q, kind, release: () => releases.shift()?.() };
+}
+
+it('never claims its own run again, and a run taken over elsewhere writes nothing', async () => {
+  const runs: string[] = [];
+  const first = instance('first', runs);
+  await first.q.startPolling();
+  const { job: started } = await first.kind.start({ n: 1 });
+  await sleep(50);
+
+  // Its lease lapses while the run goes on: the same instance polls but does not run it again.
+  await expireLease(started.id);
+  await sleep(200);
+  expect(runs).toEqual(['first']);
+
+  // Another instance takes it over (attempt 2) and finishes; then the first run ends too late.
+  const second = instance('second', runs);
+  await second.q.startPolling();
+  for (let i = 0; runs.length < 2 && i < 200; i++) await sleep(20);
+  expect(runs).toEqual(['first', 'second']);
+  second.release();
+  for (let i = 0; (await job(started.id)).status === 'running' && i < 200; i++) await sleep(20);
+  first.release();
+  await sleep(200);
+  expect(await job(started.id)).toMatchObject({
+    status: 'completed',
+    attempts: 2,
+    result: 'done by second',
+  });
+});
