@@ -100,6 +100,36 @@ const ajvOptions = {
 const textAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: 'array' }));
 const bodyAjv = addFormats(new Ajv({ ...ajvOptions, coerceTypes: false }));
 
+type JsonSchema = { [key: string]: unknown };
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(['default', 'examples', 'enum', 'const']);
+
+/**
+ * The platform's rule for what a request does not declare: a body field or query parameter the
+ * route's schema does not name is refused (400 `body has an unknown field: x`), never dropped
+ * without a word. Every object schema with `properties` and no rule of its own is closed;
+ * free-form maps say so (`Type.Record`, or `additionalProperties: true`). The route's schema is
+ * copied, not changed, so the OpenAPI document shows it as written.
+ */
+export function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema as JsonSchema))
+    copy[key] = DATA_KEYWORDS.has(key)
+      ? value
+      : key === 'properties' || key === 'patternProperties' || key === '$defs'
+        ? Object.fromEntries(Object.entries(value as JsonSchema).map(([k, v]) => [k, closed(v)]))
+        : closed(value);
+  if (
+    copy.properties !== undefined &&
+    copy.additionalProperties === undefined &&
+    copy.patternProperties === undefined
+  )
+    copy.additionalProperties = false;
+  return copy;
+}
+
 export function validatorCompiler({
   schema,
   httpPart,
@@ -107,5 +137,7 @@ export function validatorCompiler({
   schema: FastifySchema;
   httpPart?: string;
 }): ValidateFunction {
-  return (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+  if (httpPart === 'body') return bodyAjv.compile(closed(schema) as object);
+  if (httpPart === 'querystring') return textAjv.compile(closed(schema) as object);
+  return textAjv.compile(schema as object);
 }

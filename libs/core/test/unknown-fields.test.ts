@@ -1,0 +1,58 @@
+import { createApp, Nullable, ok, Type } from '../src/index';
+
+// The platform's rule: what a request sends that the route does not declare is refused, never
+// dropped without a word (issue 12).
+
+const app = createApp();
+const Body = Type.Object({
+  name: Type.String(),
+  owner: Type.Optional(Nullable(Type.Object({ id: Type.String() }))),
+  links: Type.Optional(Type.Array(Type.Object({ url: Type.String() }))),
+  annotations: Type.Optional(Type.Record(Type.String(), Type.String())),
+  extra: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+app.post('/things', { schema: { body: Body } }, async (request) => ok(request.body));
+app.get(
+  '/things',
+  { schema: { querystring: Type.Object({ limit: Type.Optional(Type.Integer()) }) } },
+  async (request) => ok(request.query),
+);
+afterAll(() => app.close());
+
+const post = async (payload: object) => {
+  const res = await app.inject({ method: 'POST', url: '/things', payload });
+  return { status: res.statusCode, body: res.json() };
+};
+const refused = (message: string) => ({
+  status: 400,
+  body: { success: false, error: { code: 'BAD_REQUEST', message } },
+});
+
+it('refuses a body field the route does not declare, at any depth', async () => {
+  expect(await post({ name: 'a', lifecycle: 'production' })).toEqual(
+    refused('body has an unknown field: lifecycle'),
+  );
+  expect(await post({ name: 'a', owner: { id: 'x', email: 'e' } })).toMatchObject({ status: 400 });
+  expect(await post({ name: 'a', links: [{ url: 'u', title: 't' }] })).toEqual(
+    refused('links[0] has an unknown field: title'),
+  );
+});
+
+it('keeps what free-form maps hold, and everything declared', async () => {
+  const body = {
+    name: 'a',
+    owner: null,
+    links: [{ url: 'u' }],
+    annotations: { 'backstage.io/source-location': 'url:x' },
+    extra: { anything: [1, 2] },
+  };
+  expect(await post(body)).toEqual({ status: 200, body: { success: true, data: body } });
+});
+
+it('refuses an unknown query parameter (a typo is not silently the default)', async () => {
+  const res = await app.inject({ method: 'GET', url: '/things?limt=5' });
+  expect(res.statusCode).toBe(400);
+  expect(res.json().error.message).toBe('querystring has an unknown field: limt');
+  const fine = await app.inject({ method: 'GET', url: '/things?limit=5' });
+  expect(fine.json()).toEqual({ success: true, data: { limit: 5 } });
+});
