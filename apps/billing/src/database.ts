@@ -7,6 +7,8 @@ export interface BillingDatabase {
   items: ItemsTable;
   categories: CategoriesTable;
   sync_jobs: SyncJobsTable;
+  focus_uploads: FocusUploadsTable;
+  focus_rows: FocusRowsTable;
 }
 
 export interface ItemsTable {
@@ -26,6 +28,10 @@ export interface ItemsTable {
   service: string | null;
   stage_app: string | null;
   author: string | null;
+  /** The exact amount in cents (numeric, answered as text) when the source had sub-cent digits. */
+  exact_amount: string | null;
+  /** FinOps columns of a FOCUS row (by their FOCUS names) that no other column holds. */
+  dimensions: Generated<Record<string, unknown>>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -54,6 +60,43 @@ export interface SyncJobsTable {
   project_id: string | null;
   started_at: Generated<Date>;
   completed_at: Date | null;
+  rows_read: Generated<number>;
+  rows_written: Generated<number>;
+  rows_skipped: Generated<number>;
+  /** The first skipped rows: `[{ row, reason }]`. */
+  skipped: Generated<SkippedRow[]>;
+}
+
+export interface SkippedRow {
+  row: number;
+  reason: string;
+}
+
+export interface FocusUploadsTable {
+  upload_id: string;
+  seq: number;
+  data: Buffer;
+  created_at: Generated<Date>;
+}
+
+/** A FOCUS row read by a sync under way: an item to be, before duplicates are summed. */
+export interface FocusRowsTable {
+  sync_job_id: string;
+  row: number;
+  id: string;
+  provider: string;
+  provider_ref: string;
+  name: string;
+  exact_amount: string;
+  currency: string;
+  date: Date;
+  description: string | null;
+  category: string | null;
+  service: string | null;
+  recurring: boolean;
+  period: string | null;
+  tags: string[];
+  dimensions: Record<string, unknown>;
 }
 
 export type BillingDb = Kysely<BillingDatabase>;
@@ -63,5 +106,6 @@ export type NewItem = Omit<Insertable<ItemsTable>, 'created_at' | 'updated_at'>;
 export type ItemChanges = Omit<Updateable<ItemsTable>, 'id' | 'created_at' | 'updated_at'>;
 export type CategoryRow = Selectable<CategoriesTable>;
 export type SyncJobRow = Selectable<SyncJobsTable>;
+export type NewFocusRow = Insertable<FocusRowsTable>;
 
 export type Page = { limit: number; offset: number };

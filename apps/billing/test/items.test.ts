@@ -45,6 +45,8 @@ describe('items', () => {
       service: 'inference',
       stageApp: 'app1',
       author: 'ann',
+      exactAmount: null,
+      dimensions: {},
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -13,7 +13,8 @@ describe('sync from a FOCUS CSV', () => {
     expect(
       await sync({ provider: 'focus', csv, from: '2026-01-01', to: '2026-01-31' }),
     ).toMatchObject({ status: 'completed', itemsCreated: 2 });
-    const items = (await svc.get('/items?provider=focus')).body.data;
+    // ProviderName is the item's provider (it was `focus` for every row before issue 12).
+    const items = (await svc.get('/items?provider=AWS')).body.data;
     expect(
       items.map((i: { name: string; amount: number }) => `${i.name}:${i.amount}`).sort(),
     ).toEqual(['Amazon EC2:1234', 'Amazon S3:2']);

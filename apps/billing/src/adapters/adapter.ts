@@ -7,6 +7,8 @@ export interface SyncedItem {
   name: string;
   /** Integer cents. */
   amount: number;
+  /** The exact amount in cents, as decimal text (amount is it rounded). */
+  exactAmount: string;
   currency: string;
   date: Date;
   description: string | null;
@@ -18,17 +20,15 @@ export interface SyncRequest {
   from: Date;
   to: Date;
   projectId?: string;
-  /** The FOCUS adapter's CSV. */
-  csv?: string;
 }
 
-/** A source of costs: a provider's API or an export in the request. */
+/** A source of costs: a provider's API, or an export in the request (FOCUS: no `fetch`). */
 export interface Adapter {
   name: string;
   description: string;
   needsToken: boolean;
   baseUrl: string | null;
-  fetch(request: SyncRequest): Promise<SyncedItem[]>;
+  fetch?(request: SyncRequest): Promise<SyncedItem[]>;
 }
 
 /** A provider answered with an error; the message never carries the token. */
@@ -39,8 +39,8 @@ export class ProviderError extends Error {}
  * for an amount in units (dollars), 0 for one in cents already.
  */
 export function cents(decimal: string, scale: 0 | 2) {
-  const rounded = new Big(decimal).times(10 ** scale).round(0, 1);
-  return Number(rounded.toString());
+  const exact = new Big(decimal).times(10 ** scale);
+  return { amount: Number(exact.round(0, 1).toString()), exactAmount: exact.toFixed() };
 }
 
 const MAX_PAGES = 1000;

@@ -35,7 +35,7 @@ export function anthropicAdapter(baseUrl: string): Adapter {
         bucket.results.map((result) => ({
           providerRef: `${bucket.starting_at}:${result.workspace_id ?? '-'}:${result.description ?? '-'}`,
           name: result.description ?? 'Anthropic usage',
-          amount: cents(result.amount, 0),
+          ...cents(result.amount, 0),
           currency: result.currency.toUpperCase(),
           date: new Date(bucket.starting_at),
           description: result.workspace_id ? `Workspace ${result.workspace_id}` : null,

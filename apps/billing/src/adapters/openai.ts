@@ -36,7 +36,7 @@ export function openaiAdapter(baseUrl: string): Adapter {
               providerRef: `${start_time}:${project_id ?? '-'}:${line_item ?? '-'}`,
               name: line_item ?? 'OpenAI usage',
               // The JSON number's shortest decimal text, shifted by two places: 0.06 is 6, not 5.999...
-              amount: cents(String(amount.value), 2),
+              ...cents(String(amount.value), 2),
               currency: amount.currency.toUpperCase(),
               date: new Date(start_time * 1000),
               description: project_id ? `Project ${project_id}` : null,

@@ -110,10 +110,16 @@ export async function upsertProviderItems(
   let updated = 0;
   // One statement per item: a provider may report one reference twice, which a single
   // multi-row upsert refuses ("cannot affect row a second time").
-  for (const { providerRef, ...item } of items) {
+  for (const { providerRef, exactAmount, ...item } of items) {
     const row = await trx
       .insertInto('items')
-      .values({ ...item, provider, provider_ref: providerRef, tags: jsonb(['synced']) })
+      .values({
+        ...item,
+        exact_amount: exactAmount,
+        provider,
+        provider_ref: providerRef,
+        tags: jsonb(['synced']),
+      })
       .onConflict((oc) =>
         oc
           .columns(['provider', 'provider_ref'])
@@ -121,6 +127,7 @@ export async function upsertProviderItems(
           .doUpdateSet((eb) => ({
             name: eb.ref('excluded.name'),
             amount: eb.ref('excluded.amount'),
+            exact_amount: eb.ref('excluded.exact_amount'),
             currency: eb.ref('excluded.currency'),
             description: eb.ref('excluded.description'),
             date: eb.ref('excluded.date'),

@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { sql } from '@platform/db';
 import type { BillingDb } from '../database.js';
 import { filteredItems, type ItemFilter } from './items.js';
@@ -5,21 +6,61 @@ import { filteredItems, type ItemFilter } from './items.js';
 /** The label of the items without the breakdown's key. */
 export const NONE = '(none)';
 
-export const BREAKDOWN_KEYS = ['provider', 'category', 'service', 'recurring', 'tag'] as const;
+export const BREAKDOWN_KEYS = [
+  'provider',
+  'category',
+  'service',
+  'recurring',
+  'tag',
+  'account',
+  'region',
+  'chargeCategory',
+] as const;
 export type BreakdownKey = (typeof BREAKDOWN_KEYS)[number];
+
+/** Keys read from an imported item's FOCUS dimensions: the first of these columns it has. */
+const DIMENSION_KEYS: Partial<Record<BreakdownKey, string[]>> = {
+  account: ['SubAccountName', 'SubAccountId'],
+  region: ['RegionName', 'RegionId'],
+  chargeCategory: ['ChargeCategory'],
+};
 
 export const INTERVALS = ['day', 'week', 'month'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
-/** The sum (cents) and count of the matching items. */
+/**
+ * An item's exact amount in cents: the decimal it was rounded from when it has one (imported
+ * items), else its cents. Reports sum these and round once, so sub-cent rows are not lost.
+ */
+const EXACT = sql`coalesce(exact_amount, amount::numeric)`;
+const exactSum = sql<string>`coalesce(sum(${EXACT}), 0)::text`;
+
+/** Cents of an exact decimal: half away from zero, as the adapters round. */
+const rounded = (exact: string) => Number(new Big(exact).round(0, 1).toString());
+
+/**
+ * Whole cents for each exact sum such that they add up to their exact total rounded once
+ * (largest remainders): each value moves at most one cent from its own rounding, so a report's
+ * rows add up to its summary exactly.
+ */
+export function apportion(exacts: string[]): number[] {
+  const cents = exacts.map(rounded);
+  const total = rounded(exacts.reduce((sum, e) => sum.plus(e), new Big(0)).toFixed());
+  let gap = total - cents.reduce((sum, c) => sum + c, 0);
+  // What each row gave up (+) or gained (-) by rounding; a gap goes to those that gave most.
+  const error = exacts.map((e, i) => new Big(e).minus(cents[i]));
+  const order = exacts.map((_, i) => i).sort((a, b) => error[b].cmp(error[a]) || a - b);
+  for (let k = 0; gap > 0 && k < order.length; k++, gap--) cents[order[k]] += 1;
+  for (let k = order.length - 1; gap < 0 && k >= 0; k--, gap++) cents[order[k]] -= 1;
+  return cents;
+}
+
+/** The sum (cents: the exact sum rounded once) and count of the matching items. */
 export async function summarize(db: BillingDb, filter: ItemFilter) {
   const row = await filteredItems(db, filter)
-    .select([
-      sql<string>`coalesce(sum(amount), 0)`.as('total'),
-      sql<number>`count(*)::int`.as('count'),
-    ])
+    .select([exactSum.as('total'), sql<number>`count(*)::int`.as('count')])
     .executeTakeFirstOrThrow();
-  return { total: Number(row.total), count: row.count };
+  return { total: rounded(row.total), count: row.count };
 }
 
 /**
@@ -27,8 +68,10 @@ export async function summarize(db: BillingDb, filter: ItemFilter) {
  * an item counts under each of its tags.
  */
 export async function breakdown(db: BillingDb, filter: ItemFilter, by: BreakdownKey) {
-  const key =
-    by === 'tag'
+  const columns = DIMENSION_KEYS[by];
+  const key = columns
+    ? sql<string>`coalesce(${sql.join(columns.map((c) => sql`dimensions->>${c}`))}, ${NONE})`
+    : by === 'tag'
       ? sql<string>`coalesce(tag.value, ${NONE})`
       : by === 'recurring'
         ? sql<string>`recurring::text`
@@ -40,16 +83,13 @@ export async function breakdown(db: BillingDb, filter: ItemFilter, by: Breakdown
       (join) => join.onTrue(),
     ) as typeof query;
   const rows = await query
-    .select([
-      key.as('key'),
-      sql<string>`sum(amount)`.as('amount'),
-      sql<number>`count(*)::int`.as('count'),
-    ])
+    .select([key.as('key'), exactSum.as('amount'), sql<number>`count(*)::int`.as('count')])
     .groupBy(sql`1`)
-    .orderBy(sql`sum(amount)`, 'desc')
+    .orderBy(sql`sum(${EXACT})`, 'desc')
     .orderBy(sql`1`)
     .execute();
-  return rows.map((r) => ({ key: r.key, amount: Number(r.amount), count: r.count }));
+  const cents = apportion(rows.map((r) => r.amount));
+  return rows.map((r, i) => ({ key: r.key, amount: cents[i], count: r.count }));
 }
 
 /**
@@ -65,7 +105,7 @@ export async function trend(
   const bucket = sql`date_trunc(${unit}, date at time zone 'UTC')`;
   const format = unit === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD';
   const grouped = filteredItems(db, filter)
-    .select([bucket.as('bucket'), sql`sum(amount)`.as('amount'), sql`count(*)::int`.as('count')])
+    .select([bucket.as('bucket'), sql`sum(${EXACT})`.as('amount'), sql`count(*)::int`.as('count')])
     .groupBy(sql`1`);
   const bound = (day: string | undefined, fallback: string) =>
     day === undefined ? sql.raw(fallback) : sql`date_trunc(${unit}, ${day}::timestamp)`;
@@ -76,12 +116,13 @@ export async function trend(
              ${bound(days.to, '(select max(bucket) from grouped)')} as last
     )
     select to_char(series.bucket, ${format}) as date,
-           coalesce(grouped.amount, 0) as amount,
+           coalesce(grouped.amount, 0)::text as amount,
            coalesce(grouped.count, 0) as count
     from span, generate_series(span.first, span.last, ${`1 ${unit}`}::interval) as series(bucket)
     left join grouped on grouped.bucket = series.bucket
     order by series.bucket`.execute(db);
-  return rows.map((r) => ({ date: r.date, amount: Number(r.amount), count: Number(r.count) }));
+  const cents = apportion(rows.map((r) => r.amount));
+  return rows.map((r, i) => ({ date: r.date, amount: cents[i], count: Number(r.count) }));
 }
 
 /** How many items, categories and sync jobs are stored, and the sum of the items in `currency`. */

@@ -19,7 +19,17 @@ export function insertSyncJob(db: BillingDb, job: Omit<Insertable<SyncJobsTable>
 export async function finishSyncJob(
   db: BillingDb,
   id: string,
-  outcome: Pick<Updateable<SyncJobsTable>, 'status' | 'items_created' | 'items_updated' | 'error'>,
+  outcome: Pick<
+    Updateable<SyncJobsTable>,
+    | 'status'
+    | 'items_created'
+    | 'items_updated'
+    | 'error'
+    | 'rows_read'
+    | 'rows_written'
+    | 'rows_skipped'
+    | 'skipped'
+  >,
 ): Promise<void> {
   await db
     .updateTable('sync_jobs')

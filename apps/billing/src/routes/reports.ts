@@ -52,8 +52,9 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
     {
       schema: {
         operationId: 'reportBreakdown',
-        summary: 'Spending by provider, category, service, recurring or tag',
-        description: `Largest first; items without the key under ${NONE}. By tag, an item counts under each of its tags, so percentages are of the sum of the rows.`,
+        summary:
+          'Spending by provider, category, service, recurring, tag, account, region or charge category',
+        description: `Largest first; items without the key under ${NONE}. By tag, an item counts under each of its tags, so percentages are of the sum of the rows. account, region and chargeCategory come from FOCUS imports (SubAccountName or SubAccountId, RegionName or RegionId, ChargeCategory). Amounts are exact sums in whole cents that add up to the exact total rounded once.`,
         querystring: BreakdownQuery,
         response: responses({ 200: Type.Array(BreakdownRowSchema) }),
       },

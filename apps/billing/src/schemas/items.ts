@@ -73,6 +73,15 @@ export const ItemSchema = Type.Object({
   service: Nullable(Type.String()),
   stageApp: Nullable(Type.String()),
   author: Nullable(Type.String()),
+  exactAmount: Nullable(
+    Type.String({
+      description:
+        'Synced items: the exact amount in cents as decimal text (amount is it rounded half away from zero); null otherwise, and once amount is changed',
+    }),
+  ),
+  dimensions: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'FOCUS imports: the FinOps columns no other field holds, by their FOCUS names',
+  }),
   ...StampsAt,
 });
 export type Item = Static<typeof ItemSchema>;
@@ -84,6 +93,7 @@ export const toItem = (row: ItemRow): Item => ({
   providerRef: row.provider_ref,
   date: row.date.toISOString(),
   stageApp: row.stage_app,
+  exactAmount: row.exact_amount === null ? null : String(row.exact_amount),
   ...stampsAt(row.created_at, row.updated_at),
 });
 
@@ -136,6 +146,8 @@ export function checkPeriod(recurring: boolean, period: string | null) {
 export const columnsOf = (input: ItemUpdate): ItemChanges => ({
   name: input.name,
   amount: input.amount,
+  // A new amount replaces the exact one it was rounded from.
+  exact_amount: input.amount === undefined ? undefined : null,
   currency: input.currency?.toUpperCase(),
   provider: input.provider,
   provider_ref: input.providerRef,

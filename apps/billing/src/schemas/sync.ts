@@ -11,7 +11,11 @@ export const SyncRequestSchema = Type.Object({
   to: Day('Last day (YYYY-MM-DD), inclusive'),
   projectId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   csv: Type.Optional(
-    Type.String({ maxLength: 10_000_000, description: 'The FOCUS CSV (provider focus)' }),
+    Type.String({
+      maxLength: 10_000_000,
+      description:
+        'The FOCUS CSV (provider focus), for small files; POST /sync/focus takes any size',
+    }),
   ),
 });
 
@@ -25,10 +29,28 @@ export const SyncJobSchema = Type.Object({
   from: Nullable(Type.String()),
   to: Nullable(Type.String()),
   projectId: Nullable(Type.String()),
+  rowsRead: Type.Integer({ description: 'FOCUS: data rows read so far (header excluded)' }),
+  rowsWritten: Type.Integer({ description: 'FOCUS: rows kept for import so far' }),
+  rowsSkipped: Type.Integer({
+    description: 'FOCUS: rows skipped so far (outside from-to, or unreadable)',
+  }),
+  skippedRows: Type.Array(
+    Type.Object({
+      row: Type.Integer({ description: 'Line of the file (the header is line 1)' }),
+      reason: Type.String(),
+    }),
+    { description: 'The first 100 skipped rows, by line; rowsSkipped counts them all' },
+  ),
   startedAt: IsoTimestamp,
   completedAt: Nullable(IsoTimestamp),
 });
 export type SyncJob = Static<typeof SyncJobSchema>;
+
+/** Where an uploaded FOCUS CSV's rows count: POST /sync/focus?from=&to=. */
+export const UploadQuery = Type.Object({
+  from: Day('First day (YYYY-MM-DD)'),
+  to: Day('Last day (YYYY-MM-DD), inclusive'),
+});
 
 export const SyncJobListQuery = PagedQuery({
   provider: Type.Optional(Type.String({ description: 'Only the jobs of this adapter' })),
