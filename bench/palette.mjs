@@ -23,7 +23,8 @@ export async function palette() {
       name,
       category,
       values[category],
-      i % 2 ? '#001133' : null,
+      // Every other token has a dark value: a darker color, the same value otherwise.
+      i % 2 ? (category === 'color' ? '#001133' : values[category]) : null,
       `--${name}`,
       `token-${i}`,
       `group-${i % 10}`,

@@ -26,6 +26,9 @@ export interface TokensTable extends NamedTable {
   category: string;
   value_default: string;
   value_dark: string | null;
+  /** The token the default value is an alias of (its value then holds the alias text). */
+  value_default_ref: string | null;
+  value_dark_ref: string | null;
   css_variable: string;
   tailwind_key: string;
   group: string | null;

@@ -200,14 +200,14 @@ describe('components', () => {
     expect(token.body.data).toMatchObject({ category: 'color', description: 'Text' });
   });
 
-  it('ignores query parameters a list does not know', async () => {
+  it('refuses query parameters a list does not know (platform rule, issue 12)', async () => {
     await svc.create('/components', { name: 'Card' });
     for (const path of ['/components', '/patterns', '/standards', '/a11y', '/tokens']) {
-      const { status } = await svc.get(`${path}?unknown=1&id=x&description=y&tags=z`);
-      expect(status).toBe(200);
+      const { status, body } = await svc.get(`${path}?unknown=1`);
+      expect({ status, message: body.error?.message }).toEqual({
+        status: 400,
+        message: 'querystring has an unknown field: unknown',
+      });
     }
-    expect(
-      (await svc.get('/components?id=x')).body.data.map((c: { name: string }) => c.name),
-    ).toEqual(['Card']);
   });
 });

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import postcss from 'postcss';
 import { paletteUnderTest, type Palette } from './helpers';
+import { styleDictionaryCss } from './style-dictionary';
 
 let svc: Palette;
 beforeAll(async () => {
@@ -23,33 +23,6 @@ beforeAll(async () => {
     await svc.create('/tokens', token);
 });
 afterAll(() => svc.close());
-
-const script = `
-import StyleDictionary from 'style-dictionary';
-let input = '';
-for await (const chunk of process.stdin) input += chunk;
-const sd = new StyleDictionary({
-  tokens: JSON.parse(input),
-  log: { verbosity: 'silent', warnings: 'disabled' },
-  platforms: { css: { transformGroup: 'css', files: [{ destination: 'tokens.css', format: 'css/variables' }] } },
-});
-const [file] = await sd.formatPlatform('css');
-process.stdout.write(String(file.output));
-`;
-
-/** The CSS that Style Dictionary's css/variables format builds from the tokens. */
-function styleDictionaryCss(tokens: unknown): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      ['--input-type=module', '-e', script],
-      { cwd: __dirname },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(stderr || error.message)) : resolve(stdout),
-    );
-    child.stdin?.end(JSON.stringify(tokens));
-  });
-}
 
 const exported = async (format: string) => {
   const { status, body } = await svc.get(`/export?format=${format}`);
@@ -101,7 +74,6 @@ describe('GET /export', () => {
     expect(tokens.brand.surface['color-surface'].$value).toBe('white');
     expect(tokens['radius-lg']).toMatchObject({ $type: 'dimension', $description: 'Cards' });
 
-    // Style Dictionary is ESM-only; it runs in its own Node process, as a build would run it.
     const built = declarations(await styleDictionaryCss(tokens), ':root');
     expect(built['--brand-color-primary']).toBe('#0055ff');
     expect(built['--brand-surface-color-surface']).toBe('#ffffff');

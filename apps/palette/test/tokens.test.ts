@@ -23,6 +23,7 @@ describe('tokens', () => {
       name: 'color-Brand-Primary',
       category: 'color',
       value: { default: '#0055ff', dark: 'oklch(80% 0.1 250)' },
+      aliases: { default: null, dark: null },
       cssVariable: '--color-brand-primary',
       tailwindKey: 'brand-primary',
       group: 'brand',
@@ -53,7 +54,7 @@ describe('tokens', () => {
     [{ name: 'x', value: '#fff' }, 'Category is required (category)'],
     [
       { name: 'x', category: 'colour', value: '#fff' },
-      'category must be one of: color, spacing, typography, radius, shadow, opacity, z-index, motion, breakpoint, border',
+      'category must be one of: color, spacing, typography, radius, shadow, opacity, z-index, motion, breakpoint, border, font-family, font-weight, line-height, letter-spacing, easing',
     ],
     [{ name: 'x', category: 'color' }, 'Value is required (value)'],
     [
@@ -169,6 +170,7 @@ describe('tokens', () => {
     expect(body.data.usage).toEqual({
       components: [{ id: expect.any(String), name: 'Button' }],
       patterns: [{ id: expect.any(String), name: 'Form' }],
+      tokens: [],
     });
     const refused = await svc.del('/tokens/ink');
     expect(refused.status).toBe(409);

@@ -1,9 +1,11 @@
-import { CATEGORIES, type Category } from './tokens.js';
+import { toDtcg, toTailwindPreset } from './exports-json.js';
+import { resolveValue, modeValue, type AliasedValues, type Mode } from './resolve.js';
+import { categorySpec, type Category } from './tokens.js';
+import { cssForm, EXPECTED, isOfKind } from './values.js';
 
-export interface ExportToken {
+export interface ExportToken extends AliasedValues {
   name: string;
   category: Category;
-  value: { default: string; dark: string | null };
   cssVariable: string;
   tailwindKey: string;
   group: string | null;
@@ -13,111 +15,125 @@ export interface ExportToken {
 export const FORMATS = ['css', 'json', 'tailwind', 'tailwind4'] as const;
 export type Format = (typeof FORMATS)[number];
 
-const declarations = (
+/**
+ * The tokens of an export, by id, with what every format asks of them. Values are checked again
+ * here, not only on write: a value stored before the checks existed, or an alias whose target is
+ * gone, is left out (a CSS comment says so) rather than written where it could break the file.
+ */
+export class TokenSet {
+  readonly byId: Map<string, ExportToken>;
+  constructor(readonly tokens: ExportToken[]) {
+    this.byId = new Map(tokens.map((t) => [t.id, t]));
+  }
+
+  /** The token a value is an alias of, in this mode (null: a literal value). */
+  target(t: ExportToken, mode: Mode): ExportToken | null | undefined {
+    const { ref } = modeValue(t, mode);
+    return ref === null ? null : this.byId.get(ref);
+  }
+
+  /** The literal value a token ends at, aliases followed, when it is valid for its category. */
+  literal(t: ExportToken, mode: Mode): { value: string; token: ExportToken } | null {
+    const resolved = resolveValue(t, mode, (id) => this.byId.get(id));
+    if (!resolved) return null;
+    const { kind } = categorySpec(resolved.token.category);
+    return isOfKind(kind, resolved.value) ? resolved : null;
+  }
+
+  /** Why a token's value in a mode cannot be exported, or null when it can. */
+  problem(t: ExportToken, mode: Mode): string | null {
+    if (this.target(t, mode) === undefined) return 'it is an alias of a token that is gone';
+    if (!this.literal(t, mode))
+      return `its value is not ${EXPECTED[categorySpec(t.category).kind]}`;
+    return null;
+  }
+}
+
+/** Tokens with a dark value of their own. */
+const withDark = (tokens: ExportToken[]) => tokens.filter((t) => t.value_dark !== null);
+
+/**
+ * Declarations of `tokens` in a mode: `name(t)` gets `value(t)` (its own value, or `var()` of the
+ * token it is an alias of); a value that cannot be exported becomes a comment naming the variable.
+ */
+function declarations(
+  set: TokenSet,
   tokens: ExportToken[],
-  pick: (t: ExportToken) => string | null,
+  mode: Mode,
+  name: (t: ExportToken) => string,
   indent: string,
-) =>
-  tokens
-    .flatMap((t) => {
-      const value = pick(t);
-      return value === null ? [] : [`${indent}${t.cssVariable}: ${value};`];
+  literalOnly = (t: ExportToken) => t.category === 'breakpoint',
+) {
+  return tokens
+    .map((t) => {
+      const problem = set.problem(t, mode);
+      if (problem) return `${indent}/* ${name(t)} left out: ${problem} */`;
+      const target = set.target(t, mode);
+      const literal = set.literal(t, mode);
+      if (target && !literalOnly(t) && !literalOnly(target))
+        return `${indent}${name(t)}: var(${name(target)});`;
+      const { kind } = categorySpec(literal!.token.category);
+      return `${indent}${name(t)}: ${cssForm(kind, literal!.value)};`;
     })
     .join('\n');
-
-/**
- * Every token as a custom property on `:root`; dark values under `[data-theme="dark"]` (chosen
- * by the page) and under `prefers-color-scheme: dark` unless the page chose light.
- */
-export function toCss(tokens: ExportToken[]): string {
-  const dark = tokens.filter((t) => t.value.dark !== null);
-  const blocks = [`:root {\n${declarations(tokens, (t) => t.value.default, '  ')}\n}`];
-  if (dark.length > 0) {
-    blocks.push(`[data-theme="dark"] {\n${declarations(dark, (t) => t.value.dark, '  ')}\n}`);
-    blocks.push(
-      `@media (prefers-color-scheme: dark) {\n  :root:not([data-theme="light"]) {\n${declarations(dark, (t) => t.value.dark, '    ')}\n  }\n}`,
-    );
-  }
-  return `${blocks.join('\n\n')}\n`;
 }
 
-type DtcgGroup = { [key: string]: DtcgGroup | DtcgToken };
-interface DtcgToken {
-  $value: string;
-  $type: string;
-  $description?: string;
-  $extensions?: Record<string, unknown>;
-}
-
-/** Extension namespace of the dark value in the W3C (DTCG) export. */
-export const DTCG_EXTENSION = 'com.platform.palette';
-
-/**
- * The W3C design tokens format: tokens nested by their group (dots make deeper groups), each with
- * `$value`, `$type`, `$description`, and the dark value and CSS variable under `$extensions`.
- */
-export function toDtcg(tokens: ExportToken[]): DtcgGroup {
-  const root: DtcgGroup = {};
-  for (const t of tokens) {
-    let node = root;
-    for (const part of t.group ? t.group.split('.') : []) node = (node[part] ??= {}) as DtcgGroup;
-    node[t.name] = {
-      $value: t.value.default,
-      $type: CATEGORIES[t.category].dtcg,
-      ...(t.description ? { $description: t.description } : {}),
-      $extensions: {
-        [DTCG_EXTENSION]: {
-          cssVariable: t.cssVariable,
-          ...(t.value.dark === null ? {} : { dark: t.value.dark }),
-        },
-      },
-    };
-  }
-  return root;
+/** The two dark blocks: chosen by the page, or followed from the system unless it chose light. */
+function darkBlocks(set: TokenSet, tokens: ExportToken[], name: (t: ExportToken) => string) {
+  if (tokens.length === 0) return [];
+  return [
+    `[data-theme="dark"] {\n${declarations(set, tokens, 'dark', name, '  ')}\n}`,
+    `@media (prefers-color-scheme: dark) {\n  :root:not([data-theme="light"]) {\n${declarations(set, tokens, 'dark', name, '    ')}\n  }\n}`,
+  ];
 }
 
 /**
- * A Tailwind (3) preset: `theme.extend.<section>.<tailwindKey>` pointing at the CSS variable, so
- * that the CSS export's dark values apply. Breakpoints take the value itself: media queries
- * cannot read custom properties.
+ * Every token as a custom property on `:root` (aliases as `var()` of their target); dark values
+ * under `[data-theme="dark"]` (chosen by the page) and `prefers-color-scheme: dark` unless the
+ * page chose light.
  */
-export function toTailwindPreset(tokens: ExportToken[]) {
-  const extend: Record<string, Record<string, string>> = {};
-  for (const t of tokens) {
-    const section = CATEGORIES[t.category].tailwind;
-    (extend[section] ??= {})[t.tailwindKey] =
-      t.category === 'breakpoint' ? t.value.default : `var(${t.cssVariable})`;
-  }
-  return { theme: { extend } };
+export function toCss(set: TokenSet): string {
+  const name = (t: ExportToken) => t.cssVariable;
+  const root = `:root {\n${declarations(set, set.tokens, 'light', name, '  ')}\n}`;
+  return `${[root, ...darkBlocks(set, withDark(set.tokens), name)].join('\n\n')}\n`;
 }
-
-export const tailwindModule = (tokens: ExportToken[]) =>
-  `/** @type {import('tailwindcss').Config} */\nmodule.exports = ${JSON.stringify(toTailwindPreset(tokens), null, 2)};\n`;
 
 /**
  * Tailwind 4: an `@theme` block in Tailwind's namespaces (`--color-<key>`, `--spacing-<key>`, ...)
- * with the default values, and the dark values overriding those variables as the CSS export does.
+ * with the default values, and the dark values overriding those variables. Shadows differ:
+ * Tailwind copies a theme shadow's value into its utility (to swap its colors), where a dark
+ * override cannot reach it; so they are `@theme inline` references to their own custom property,
+ * which `:root` and the dark blocks set.
  */
-export function toTailwind4(tokens: ExportToken[]): string {
-  const renamed = tokens.map((t) => ({
-    ...t,
-    cssVariable: `--${CATEGORIES[t.category].tailwind4}-${t.tailwindKey}`,
-  }));
-  const theme = `@theme {\n${declarations(renamed, (t) => t.value.default, '  ')}\n}`;
-  const dark = renamed.filter((t) => t.value.dark !== null && t.category !== 'breakpoint');
-  if (dark.length === 0) return `${theme}\n`;
-  return `${theme}\n\n${toCss(dark).split('\n\n').slice(1).join('\n\n')}`;
+export function toTailwind4(set: TokenSet): string {
+  const isShadow = (t: ExportToken) => t.category === 'shadow';
+  const themeName = (t: ExportToken) => `--${categorySpec(t.category).tailwind4}-${t.tailwindKey}`;
+  const name = (t: ExportToken) => (isShadow(t) ? t.cssVariable : themeName(t));
+  const others = set.tokens.filter((t) => !isShadow(t));
+  const shadows = set.tokens.filter(isShadow);
+  const blocks = [`@theme {\n${declarations(set, others, 'light', name, '  ')}\n}`];
+  if (shadows.length > 0)
+    blocks.push(
+      `@theme inline {\n${shadows.map((t) => `  ${themeName(t)}: var(${t.cssVariable});`).join('\n')}\n}`,
+      `:root {\n${declarations(set, shadows, 'light', name, '  ')}\n}`,
+    );
+  const dark = withDark(set.tokens).filter((t) => t.category !== 'breakpoint');
+  return `${[...blocks, ...darkBlocks(set, dark, name)].join('\n\n')}\n`;
 }
 
+export const tailwindModule = (set: TokenSet) =>
+  `/** @type {import('tailwindcss').Config} */\nmodule.exports = ${JSON.stringify(toTailwindPreset(set), null, 2)};\n`;
+
 export function exportTokens(tokens: ExportToken[], format: Format): string {
+  const set = new TokenSet(tokens);
   switch (format) {
     case 'css':
-      return toCss(tokens);
+      return toCss(set);
     case 'json':
-      return `${JSON.stringify(toDtcg(tokens), null, 2)}\n`;
+      return `${JSON.stringify(toDtcg(set), null, 2)}\n`;
     case 'tailwind':
-      return tailwindModule(tokens);
+      return tailwindModule(set);
     case 'tailwind4':
-      return toTailwind4(tokens);
+      return toTailwind4(set);
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from '@platform/db';
-import type { PaletteDb } from '../database.js';
+import type { PaletteDb, TokenRow } from '../database.js';
 
 /** Every token by name: what an export contains. */
 export const allTokens = (db: PaletteDb) =>
@@ -38,5 +38,74 @@ export async function tokenUsage(db: PaletteDb, id: string) {
     .distinct()
     .orderBy('p.name')
     .execute();
-  return { components, patterns };
+  const tokens = await tokensReferringTo(db, id);
+  return { components, patterns, tokens };
+}
+
+/**
+ * The token an alias path names: the one whose `group.name` is the path (the DTCG export's path),
+ * else the one named like the path with `-` for its dots (`{color.blue.500}` -> `color-blue-500`).
+ */
+export async function tokenByPath(db: PaletteDb, path: string) {
+  const rows = await db
+    .selectFrom('tokens')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb(sql`lower(concat_ws('.', "group", name))`, '=', path.toLowerCase()),
+        eb(sql`lower(name)`, '=', path.replace(/\./g, '-').toLowerCase()),
+      ]),
+    )
+    .execute();
+  const byPath = rows.find(
+    (r) => [r.group, r.name].filter(Boolean).join('.').toLowerCase() === path.toLowerCase(),
+  );
+  return byPath ?? rows[0];
+}
+
+/** The tokens of these ids (the targets of aliases), in one query. */
+export async function tokensByIds(db: PaletteDb, ids: readonly (string | null)[]) {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map<string, TokenRow>();
+  const rows = await db.selectFrom('tokens').selectAll().where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The chain of aliases from a token: the ids it refers to, those they refer to, and so on, each
+ * with the token that led to it (to name a cycle). One recursive query.
+ */
+export async function aliasChain(db: PaletteDb, from: string) {
+  const tokens = sql.table('palette.tokens');
+  const { rows } = await sql<{ id: string; name: string; via: string | null }>`
+    with recursive chain(id, via, depth) as (
+      select ${from}::text, null::text, 0
+      union
+      select r.ref, c.id, c.depth + 1
+      from chain c
+      join ${tokens} t on t.id = c.id
+      cross join lateral (values (t.value_default_ref), (t.value_dark_ref)) as r(ref)
+      where r.ref is not null and c.depth < 100
+    )
+    select distinct on (c.id) c.id, t.name, c.via
+    from chain c join ${tokens} t on t.id = c.id
+    order by c.id, c.depth`.execute(db);
+  return rows;
+}
+
+/** The tokens whose value or dark value is an alias of the token, by name. */
+export const tokensReferringTo = (db: PaletteDb, id: string) =>
+  db
+    .selectFrom('tokens')
+    .select(['id', 'name'])
+    .where((eb) => eb.or([eb('value_default_ref', '=', id), eb('value_dark_ref', '=', id)]))
+    .orderBy(sql`lower(name)`)
+    .execute();
+
+/**
+ * Serialises the writes that may add an alias (to the end of the transaction), so that two
+ * concurrent ones cannot each close half of a cycle.
+ */
+export async function lockAliases(db: PaletteDb) {
+  await sql`select pg_advisory_xact_lock(hashtext('palette.tokens.aliases'))`.execute(db);
 }

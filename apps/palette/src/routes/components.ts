@@ -1,7 +1,7 @@
 import { conflict, IdOrNameParams, ok, responses, type ServiceRoutes } from '@platform/core';
 import type { PaletteDatabase } from '../database.js';
 import { distinctNames } from '../domain/records.js';
-import { toRecord, toToken } from '../mappers.js';
+import { toRecord } from '../mappers.js';
 import { namedRecordRoutes } from '../named-records.js';
 import { appendItem, componentRelations } from '../repositories/components.js';
 import {
@@ -16,6 +16,7 @@ import {
   type Status,
   type VariantInput,
 } from '../schemas/components.js';
+import { shownTokens } from '../token-values.js';
 
 const toProp = (p: PropInput) => ({
   name: p.name,
@@ -55,7 +56,7 @@ export const componentRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db 
       schema: ComponentResolvedSchema,
       extra: async (row) => {
         const { tokens, patterns, rules } = await componentRelations(db, row.id);
-        return { resolved: { tokens: tokens.map(toToken), patterns, rules } };
+        return { resolved: { tokens: await shownTokens(db, tokens), patterns, rules } };
       },
     },
     update: {

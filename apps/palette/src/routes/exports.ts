@@ -1,7 +1,7 @@
 import { ok, responses, type ServiceRoutes } from '@platform/core';
 import type { PaletteDatabase } from '../database.js';
 import { exportTokens } from '../domain/exports.js';
-import { toToken } from '../mappers.js';
+import type { Category } from '../domain/tokens.js';
 import { allTokens } from '../repositories/tokens.js';
 import { ExportQuery, ExportSchema } from '../schemas/exports.js';
 
@@ -13,14 +13,19 @@ export const exportRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) 
         operationId: 'export',
         summary: 'Export every token',
         description:
-          'css: custom properties (:root, dark under [data-theme="dark"] and prefers-color-scheme); json: W3C design tokens (DTCG); tailwind: a Tailwind 3 preset (CommonJS module); tailwind4: an @theme block.',
+          'css: custom properties (:root, dark under [data-theme="dark"] and prefers-color-scheme), aliases as var() of their target; json: W3C design tokens (DTCG), aliases kept; tailwind: a Tailwind 3 preset (CommonJS module); tailwind4: an @theme block.',
         querystring: ExportQuery,
         response: responses({ 200: ExportSchema }),
       },
     },
     async (request) => {
       const { format } = request.query;
-      const tokens = (await allTokens(db)).map(toToken);
+      const tokens = (await allTokens(db)).map((row) => ({
+        ...row,
+        category: row.category as Category,
+        cssVariable: row.css_variable,
+        tailwindKey: row.tailwind_key,
+      }));
       return ok({ format, output: exportTokens(tokens, format) });
     },
   );

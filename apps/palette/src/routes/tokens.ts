@@ -10,11 +10,20 @@ import {
   type ServiceRoutes,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
-import type { Columns, PaletteDatabase, PaletteDb } from '../database.js';
+import type { Columns, PaletteDatabase, PaletteDb, TokenRow } from '../database.js';
+import { measurableColor } from '../domain/css.js';
+import { resolveValue, type Mode } from '../domain/resolve.js';
 import { contrast } from '../domain/tokens.js';
-import { tokenColumns, toToken } from '../mappers.js';
+import { tokenColumns } from '../mappers.js';
 import { deleteRecord, insertRecord, listNamed, updateRecord } from '../repositories/records.js';
-import { otherTokenNamed, tokenUsage } from '../repositories/tokens.js';
+import {
+  aliasChain,
+  lockAliases,
+  otherTokenNamed,
+  tokensByIds,
+  tokensReferringTo,
+  tokenUsage,
+} from '../repositories/tokens.js';
 import {
   ContrastQuery,
   ContrastSchema,
@@ -24,6 +33,7 @@ import {
   TokenUpdateSchema,
   TokenWithUsageSchema,
 } from '../schemas/tokens.js';
+import { checkTokenValues, shownTokens } from '../token-values.js';
 
 /**
  * A unique violation as a 409 saying which value is taken, the name first: Postgres names only
@@ -39,8 +49,25 @@ async function takenValue(db: PaletteDb, error: unknown, name: string | undefine
   return conflict('Another token has that cssVariable');
 }
 
+/** The color a token shows in a mode, aliases followed; 400 when the server cannot compute it. */
+async function colorOf(db: PaletteDb, token: TokenRow, mode: Mode): Promise<string> {
+  const chain = await tokensByIds(
+    db,
+    (await aliasChain(db, token.id)).map((link) => link.id),
+  );
+  const resolved = resolveValue(token, mode, (id) => chain.get(id));
+  if (!resolved) throw badRequest(`Token ${token.name} has a broken alias`);
+  const color = measurableColor(resolved.value, mode);
+  if (color === null)
+    throw badRequest(
+      `Token ${token.name} has a ${mode} color the contrast cannot be computed from: ${resolved.value}`,
+    );
+  return color;
+}
+
 export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
   const findToken = (idOrName: string) => findByIdOrName(db, 'tokens', idOrName, 'Token');
+  const shown = async (row: TokenRow) => (await shownTokens(db, [row]))[0];
 
   app.get(
     '/tokens',
@@ -52,7 +79,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
         response: responses({ 200: Type.Array(TokenSchema) }),
       },
     },
-    async (request) => ok((await listNamed(db, 'tokens', request.query)).map(toToken)),
+    async (request) => ok(await shownTokens(db, await listNamed(db, 'tokens', request.query))),
   );
 
   app.post(
@@ -68,7 +95,12 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
     async (request, reply) => {
       const values = tokenColumns(request.body) as Columns<'tokens'>;
       try {
-        return reply.code(201).send(ok(toToken(await insertRecord(db, 'tokens', values))));
+        const row = await db.transaction().execute(async (trx) => {
+          await lockAliases(trx);
+          await checkTokenValues(trx, values);
+          return insertRecord(trx, 'tokens', values);
+        });
+        return reply.code(201).send(ok(await shown(row)));
       } catch (error) {
         throw await takenValue(db, error, request.body.name);
       }
@@ -82,22 +114,30 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
         operationId: 'tokenContrast',
         summary: 'WCAG contrast of two color tokens, in both modes',
         description:
-          'AA needs 4.5 (normal text) or 3 (large text); AAA 7 or 4.5. Dark mode uses each token’s dark value, or its default.',
+          'AA needs 4.5 (normal text) or 3 (large text); AAA 7 or 4.5. Dark mode uses each token’s dark value, or its default. Aliases are followed, light-dark() gives its light or dark color, and translucent colors are drawn over what is under them first: the background over the backdrop (white in light mode, black in dark mode, unless a backdrop token is given), the foreground over that.',
         querystring: ContrastQuery,
         response: responses({ 200: ContrastSchema }),
       },
     },
     async (request) => {
-      const fg = await findToken(request.query.foreground);
-      const bg = await findToken(request.query.background);
-      for (const t of [fg, bg])
-        if (t.category !== 'color')
+      const { foreground, background, backdrop } = request.query;
+      const fg = await findToken(foreground);
+      const bg = await findToken(background);
+      const under = backdrop === undefined ? undefined : await findToken(backdrop);
+      for (const t of [fg, bg, under])
+        if (t && t.category !== 'color')
           throw badRequest(`Token ${t.name} is not a color (${t.category})`);
+      const inMode = async (mode: Mode) =>
+        contrast(
+          await colorOf(db, fg, mode),
+          await colorOf(db, bg, mode),
+          under ? await colorOf(db, under, mode) : mode === 'light' ? '#ffffff' : '#000000',
+        );
       return ok({
         foreground: { id: fg.id, name: fg.name },
         background: { id: bg.id, name: bg.name },
-        light: contrast(fg.value_default, bg.value_default),
-        dark: contrast(fg.value_dark ?? fg.value_default, bg.value_dark ?? bg.value_default),
+        light: await inMode('light'),
+        dark: await inMode('dark'),
       });
     },
   );
@@ -114,7 +154,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
     },
     async (request) => {
       const row = await findToken(request.params.idOrName);
-      return ok({ ...toToken(row), usage: await tokenUsage(db, row.id) });
+      return ok({ ...(await shown(row)), usage: await tokenUsage(db, row.id) });
     },
   );
 
@@ -125,7 +165,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
         operationId: 'updateToken',
         summary: 'Update a token',
         description:
-          'Changes the fields sent. A rename re-derives cssVariable and tailwindKey unless they were set by hand.',
+          'Changes the fields sent. A rename re-derives cssVariable and tailwindKey unless they were set by hand; aliases of the token follow it.',
         params: IdOrNameParams,
         body: TokenUpdateSchema,
         response: responses({ 200: TokenSchema }),
@@ -135,7 +175,12 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       const current = await findToken(request.params.idOrName);
       const changes = tokenColumns(request.body, current);
       try {
-        return ok(toToken(await updateRecord(db, 'tokens', current.id, changes)));
+        const row = await db.transaction().execute(async (trx) => {
+          await lockAliases(trx);
+          await checkTokenValues(trx, changes, current);
+          return updateRecord(trx, 'tokens', current.id, changes);
+        });
+        return ok(await shown(row));
       } catch (error) {
         throw await takenValue(db, error, request.body.name, current.id);
       }
@@ -148,7 +193,8 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       schema: {
         operationId: 'deleteToken',
         summary: 'Delete a token',
-        description: 'Answers with the deleted token; 409 while components use it, naming them.',
+        description:
+          'Answers with the deleted token; 409 while components use it or other tokens are aliases of it, naming them.',
         params: IdOrNameParams,
         response: responses({ 200: TokenSchema }),
       },
@@ -156,12 +202,17 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
     async (request) => {
       const row = await findToken(request.params.idOrName);
       const { components } = await tokenUsage(db, row.id);
-      if (components.length > 0)
-        throw conflict(
-          `Token ${row.name} is used by components: ${components.map((c) => c.name).join(', ')}`,
-        );
+      const tokens = await tokensReferringTo(db, row.id);
+      const users = [
+        ...(components.length > 0
+          ? [`components: ${components.map((c) => c.name).join(', ')}`]
+          : []),
+        ...(tokens.length > 0 ? [`tokens: ${tokens.map((t) => t.name).join(', ')}`] : []),
+      ];
+      if (users.length > 0) throw conflict(`Token ${row.name} is used by ${users.join('; ')}`);
+      const deleted = await shown(row);
       await deleteRecord(db, 'tokens', row.id);
-      return ok(toToken(row));
+      return ok(deleted);
     },
   );
 };

@@ -10,7 +10,12 @@ import {
 import { CATEGORY_NAMES } from '../domain/tokens.js';
 import { Tags, Text } from './common.js';
 
-const Value = Type.String({ minLength: 1, maxLength: 500 });
+const Value = Type.String({
+  minLength: 1,
+  maxLength: 500,
+  description:
+    'A value of the category (checked), or an alias of another token of the same type: {group.name}',
+});
 
 const CssVariable = Type.String({
   pattern: '^--[A-Za-z0-9_-]+$',
@@ -62,6 +67,10 @@ export const TokenSchema = Type.Object({
   name: Type.String(),
   category: Type.Enum(CATEGORY_NAMES),
   value: Type.Object({ default: Type.String(), dark: Nullable(Type.String()) }),
+  aliases: Type.Object(
+    { default: Nullable(RefSchema), dark: Nullable(RefSchema) },
+    { description: 'The token each value is an alias of, if it is one' },
+  ),
   cssVariable: Type.String(),
   tailwindKey: Type.String(),
   group: Nullable(Type.String()),
@@ -76,6 +85,7 @@ export const TokenWithUsageSchema = Type.Object({
   usage: Type.Object({
     components: Type.Array(RefSchema, { description: 'Components that use the token' }),
     patterns: Type.Array(RefSchema, { description: 'Patterns with such a component' }),
+    tokens: Type.Array(RefSchema, { description: 'Tokens whose value is an alias of it' }),
   }),
 });
 
@@ -88,6 +98,13 @@ export const TokenListQuery = PagedQuery({
 export const ContrastQuery = Type.Object({
   foreground: Type.String({ title: 'foreground', description: 'Color token (id or name)' }),
   background: Type.String({ title: 'background', description: 'Color token (id or name)' }),
+  backdrop: Type.Optional(
+    Type.String({
+      title: 'backdrop',
+      description:
+        'Color token (id or name) a translucent background is drawn over; white in light mode and black in dark mode when absent',
+    }),
+  ),
 });
 
 const Pass = Type.Object({ normal: Type.Boolean(), large: Type.Boolean() });
