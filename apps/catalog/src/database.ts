@@ -3,7 +3,7 @@ import type { Generated, Kysely, Selectable } from '@platform/db';
 /** The service's Postgres schema; raw SQL (the graph walk) names its tables in full with it. */
 export const SCHEMA = 'catalog';
 
-/** The columns of every named record: systems, owners, services. */
+/** The columns of every named record: systems, owners, services, APIs. */
 interface RecordColumns {
   id: string;
   name: string;
@@ -11,12 +11,35 @@ interface RecordColumns {
   updated_at: Generated<Date>;
 }
 
+/** A link to external information, as Backstage's `metadata.links`. */
+export interface Link {
+  url: string;
+  title?: string;
+  icon?: string;
+  type?: string;
+}
+
 /** The tables of the `catalog` schema, as the migrations make them. */
 export interface CatalogDatabase {
-  systems: RecordColumns & { description: string | null };
-  owners: RecordColumns & { email: string | null; team: string | null };
+  systems: SystemsTable;
+  owners: OwnersTable;
   services: ServicesTable;
   dependencies: DependenciesTable;
+  apis: ApisTable;
+  service_apis: ServiceApisTable;
+}
+
+export interface SystemsTable extends RecordColumns {
+  description: string | null;
+  owner_id: string | null;
+  tags: Generated<string[]>;
+}
+
+export interface OwnersTable extends RecordColumns {
+  email: string | null;
+  team: string | null;
+  kind: Generated<'group' | 'user'>;
+  parent_id: string | null;
 }
 
 export interface ServicesTable extends RecordColumns {
@@ -24,6 +47,10 @@ export interface ServicesTable extends RecordColumns {
   tags: string[];
   system_id: string | null;
   owner_id: string | null;
+  type: string | null;
+  lifecycle: string | null;
+  links: Generated<Link[]>;
+  annotations: Generated<Record<string, string>>;
 }
 
 /** An edge: service_id depends on depends_on_id; seq keeps the order they were added in. */
@@ -34,7 +61,25 @@ export interface DependenciesTable {
   created_at: Generated<Date>;
 }
 
+export type ApiType = 'openapi' | 'asyncapi' | 'graphql' | 'grpc' | 'trpc' | 'other';
+
+export interface ApisTable extends RecordColumns {
+  type: ApiType;
+  description: string | null;
+  definition: string | null;
+  lifecycle: string | null;
+  tags: Generated<string[]>;
+  owner_id: string | null;
+  system_id: string | null;
+}
+
+/** The service provides or consumes the API; seq keeps the order they were given in. */
+export interface ServiceApisTable {
+  service_id: string;
+  relation: 'provides' | 'consumes';
+  api_id: string;
+  seq: Generated<number>;
+}
+
 export type CatalogDb = Kysely<CatalogDatabase>;
-/** A system or an owner as the group routes read it; its own columns are shown as they are. */
-export type GroupRow = Selectable<RecordColumns>;
 export type ServiceRow = Selectable<ServicesTable>;

@@ -2,19 +2,20 @@ import { join } from 'node:path';
 import { defineService } from '@platform/core';
 import { SCHEMA, type CatalogDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
+import { apiRoutes } from './routes/apis.js';
 import { dependencyRoutes } from './routes/dependencies.js';
 import { ownerRoutes, systemRoutes } from './routes/groups.js';
 import { searchRoutes } from './routes/search.js';
 import { serviceRoutes } from './routes/services.js';
 
-/** Service catalog: services, systems, owners, the dependency graph, search (spec 2.4, 4.4). */
+/** Service catalog: services, APIs, systems, owners, the dependency graph, search (spec 2.4, 4.4). */
 export const catalog = defineService<CatalogDatabase>({
   name: SCHEMA,
   title: 'Service catalog',
   root: join(__dirname, '..'),
   defaultPort: 3104,
   migrations,
-  routes: [serviceRoutes, dependencyRoutes, systemRoutes, ownerRoutes, searchRoutes],
+  routes: [serviceRoutes, dependencyRoutes, apiRoutes, systemRoutes, ownerRoutes, searchRoutes],
 });
 
 export default catalog;

@@ -105,3 +105,49 @@ describe('GET /deps/:idOrName', () => {
     expect(g.nodes.find((n: { name: string }) => n.name === 'chain-59').depth).toBe(60);
   });
 });
+
+describe('GET /deps/:idOrName?include=apis', () => {
+  // shop consumes the orders API, which orders-svc provides; orders-svc consumes payments
+  // (pay-svc provides it) and depends on pay-svc directly too.
+  let apis: Record<string, string>;
+  beforeEach(async () => {
+    apis = {};
+    for (const name of ['orders', 'payments'])
+      apis[name] = (await svc.post('/apis', { name, type: 'openapi' })).body.data.id;
+    for (const name of ['shop', 'orders-svc', 'pay-svc']) ids[name] = (await svc.service(name)).id;
+    await svc.put('/services/shop', { consumesApis: ['orders'] });
+    await svc.put('/services/orders-svc', { providesApis: ['orders'], consumesApis: ['payments'] });
+    await svc.put('/services/pay-svc', { providesApis: ['payments'] });
+    await svc.depend('orders-svc', 'pay-svc');
+  });
+
+  it('follows only direct dependencies by default', async () => {
+    expect(nodes(await graph('shop'))).toEqual(['shop@0']);
+  });
+
+  it('walks through the APIs: a consumer depends on the providers', async () => {
+    const g = await graph('shop?include=apis');
+    expect(g.include).toBe('apis');
+    expect(nodes(g)).toEqual(['shop@0', 'orders-svc@1', 'pay-svc@2']);
+    expect(g.edges).toEqual(
+      expect.arrayContaining([
+        { from: ids.shop, to: ids['orders-svc'], direct: false, apis: [apis.orders] },
+        { from: ids['orders-svc'], to: ids['pay-svc'], direct: true, apis: [apis.payments] },
+      ]),
+    );
+    expect(g.edges).toHaveLength(2);
+    expect(g.apis).toEqual([
+      { id: apis.orders, name: 'orders' },
+      { id: apis.payments, name: 'payments' },
+    ]);
+    const up = await graph('pay-svc?include=apis&direction=up');
+    expect(nodes(up)).toEqual(['pay-svc@0', 'orders-svc@1', 'shop@2']);
+    expect(nodes(await graph('shop?include=apis&depth=1'))).toEqual(['shop@0', 'orders-svc@1']);
+  });
+
+  it('forgets a deleted API at once', async () => {
+    await svc.del('/apis/orders');
+    expect(nodes(await graph('shop?include=apis'))).toEqual(['shop@0']);
+    expect((await svc.get('/deps/shop?include=everything')).status).toBe(400);
+  });
+});

@@ -7,14 +7,23 @@ beforeEach(async () => {
 afterEach(() => svc.close());
 
 describe.each([
-  ['systems', 'System', { description: 'All about money' }, { description: 'Changed' }],
+  [
+    'systems',
+    'System',
+    { description: 'All about money' },
+    { description: 'Changed' },
+    { owner: null, tags: [] },
+    {},
+  ],
   [
     'owners',
     'Owner',
     { email: 'pay@example.com', team: 'Payments' },
     { team: 'Billing', email: null },
+    { kind: 'group', parent: null },
+    { children: [] },
   ],
-] as const)('%s', (path, resource, fields, change) => {
+] as const)('%s', (path, resource, fields, change, defaults, links) => {
   const key = path === 'systems' ? 'system' : 'owner';
 
   it('creates, lists, gets with its services, updates and deletes', async () => {
@@ -24,6 +33,7 @@ describe.each([
       id: expect.stringMatching(/^[A-Za-z0-9]{8}$/),
       name: 'Pay',
       ...fields,
+      ...defaults,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -40,6 +50,7 @@ describe.each([
     const got = await svc.get(`/${path}/PAY`);
     expect(got.body.data).toEqual({
       ...created.body.data,
+      ...links,
       services: [
         { id: api.id, name: 'api' },
         { id: expect.any(String), name: 'web' },

@@ -130,8 +130,84 @@ describe('query counts', () => {
   });
 });
 
+describe('query counts with APIs', () => {
+  /** N APIs; service i provides API i and consumes APIs i-1 and i-2. */
+  async function seedApis() {
+    await seedServices();
+    const db = svc.db.schema<CatalogDatabase>(catalog.name);
+    const apiId = (i: number) => `api${String(i).padStart(5, '0')}`;
+    await db
+      .insertInto('apis')
+      .values(
+        Array.from({ length: N }, (_, i) => ({
+          id: apiId(i),
+          name: `api-${String(i).padStart(3, '0')}`,
+          type: 'openapi' as const,
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('service_apis')
+      .values(
+        Array.from({ length: N }, (_, i) => [
+          { service_id: serviceId(i), relation: 'provides' as const, api_id: apiId(i) },
+          ...[i - 1, i - 2]
+            .filter((t) => t >= 0)
+            .map((t) => ({
+              service_id: serviceId(i),
+              relation: 'consumes' as const,
+              api_id: apiId(t),
+            })),
+        ]).flat(),
+      )
+      .execute();
+    return apiId;
+  }
+
+  it('lists 300 services with their APIs, and 300 APIs with their services, in as many queries as 1', async () => {
+    const apiId = await seedApis();
+    const many = await queriesOf('/services?limit=1000');
+    const one = await queriesOf('/services?limit=1');
+    expect(many.data[N - 1]).toMatchObject({
+      dependencies: [serviceId(N - 2), serviceId(N - 3)],
+      providesApis: [apiId(N - 1)],
+      consumesApis: [apiId(N - 2), apiId(N - 3)],
+    });
+    expect(many.queries).toBe(one.queries);
+    expect(many.queries).toBeLessThanOrEqual(2);
+
+    const apis = await queriesOf('/apis?limit=1000');
+    const oneApi = await queriesOf('/apis?limit=1');
+    expect(apis.data).toHaveLength(N);
+    expect(apis.data[0]).toMatchObject({
+      name: 'api-000',
+      providedBy: [serviceId(0)],
+      consumedBy: [serviceId(1), serviceId(2)],
+    });
+    expect(apis.queries).toBe(oneApi.queries);
+    expect(apis.queries).toBeLessThanOrEqual(2);
+  });
+
+  it('replaces 300 consumed APIs, named by id or name, in as many queries as 1', async () => {
+    await seedApis();
+    await api.post('/services', { name: 'hub' });
+    const put = async (consumesApis: string[]) => {
+      svc.queries.reset();
+      const res = await api.put('/services/hub', { consumesApis });
+      expect(res.status).toBe(200);
+      return { data: res.body.data, queries: svc.queries.count() };
+    };
+    const many = await put(
+      Array.from({ length: N }, (_, i) => `API-${String(i).padStart(3, '0')}`),
+    );
+    const one = await put(['api-000']);
+    expect(many.data.consumesApis).toHaveLength(N);
+    expect(many.queries).toBe(one.queries);
+  });
+});
+
 describe('paging', () => {
-  it.each(['/systems', '/owners', '/services'])(
+  it.each(['/systems', '/owners', '/services', '/apis'])(
     'answers 400, not 500, for an offset too large for the database on %s',
     async (path) => {
       const res = await api.get(`${path}?offset=99999999999999999999`);

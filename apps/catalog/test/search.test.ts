@@ -31,6 +31,7 @@ describe('GET /search', () => {
       name: 'pay',
       description: 'Takes money',
       tags: [],
+      kind: 'service',
       match: 'name',
     });
   });
@@ -63,5 +64,77 @@ describe('GET /search', () => {
       code: 'BAD_REQUEST',
       message: expect.stringContaining(message),
     });
+  });
+});
+
+describe('GET /search with several words and every kind', () => {
+  const hits = async (query: string) =>
+    (await search(query)).map(
+      (h: { kind: string; name: string; match: string }) => `${h.kind}:${h.name}:${h.match}`,
+    );
+
+  beforeEach(async () => {
+    await svc.service('wayback-archive', { description: 'Snapshots of the web' });
+    await svc.service('archive-index', { tags: ['wayback'] });
+    await svc.service('crawler', { description: 'Feeds the archive of the wayback machine' });
+    await svc.service('wayback archive', { description: 'The name is the phrase' });
+    await svc.post('/systems', {
+      name: 'archives',
+      description: 'Everything wayback',
+      tags: ['web'],
+    });
+    await svc.post('/owners', { name: 'wayback-team', team: 'Archive crew' });
+    await svc.post('/apis', { name: 'archive-api', type: 'graphql', tags: ['wayback'] });
+  });
+
+  it('matches every word in any order: both orders find the same records', async () => {
+    const forward = await hits('?q=archive%20wayback');
+    const backward = await hits('?q=wayback%20%20archive');
+    const set = (list: string[]) => list.map((h) => h.split(':').slice(0, 2).join(':')).sort();
+    expect(set(forward)).toEqual(set(backward));
+    expect(set(forward)).toEqual(
+      [
+        'service:wayback-archive',
+        'service:archive-index',
+        'service:crawler',
+        'service:wayback archive',
+        'system:archives',
+        'owner:wayback-team',
+        'api:archive-api',
+      ].sort(),
+    );
+    // The phrase as typed ranks first, then every word in the name, then elsewhere.
+    expect(backward).toEqual([
+      'service:wayback archive:name',
+      'service:wayback-archive:name-words',
+      'api:archive-api:words',
+      'service:archive-index:words',
+      'system:archives:words',
+      'service:crawler:words',
+      'owner:wayback-team:words',
+    ]);
+  });
+
+  it('needs every word', async () => {
+    expect(await hits('?q=wayback%20zebra')).toEqual([]);
+  });
+
+  it('searches systems, owners (name, email, team) and APIs (name, tags, type)', async () => {
+    expect(await hits('?q=crew')).toEqual(['owner:wayback-team:description']);
+    expect(await hits('?q=archives')).toEqual(['system:archives:name']);
+    expect(await hits('?q=graphql')).toEqual(['api:archive-api:tag']);
+    expect(await hits('?q=archive&kind=api')).toEqual(['api:archive-api:name-prefix']);
+    const [system] = await search('?q=archives');
+    expect(system).toEqual({
+      id: expect.any(String),
+      name: 'archives',
+      description: 'Everything wayback',
+      tags: ['web'],
+      kind: 'system',
+      match: 'name',
+    });
+    const [team] = await search('?q=wayback-team');
+    expect(team).toMatchObject({ kind: 'owner', description: null, tags: [], match: 'name' });
+    expect((await svc.get('/search?q=x&kind=robot')).status).toBe(400);
   });
 });

@@ -28,7 +28,13 @@ describe('services', () => {
       tags: ['http', 'core'],
       system: 'Payments',
       owner: 'Team A',
+      type: null,
+      lifecycle: null,
+      links: [],
+      annotations: {},
       dependencies: [],
+      providesApis: [],
+      consumesApis: [],
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });

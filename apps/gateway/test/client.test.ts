@@ -108,7 +108,9 @@ describe.each([
       ],
       edges: [{ from: web.id, to: api.id }],
     });
-    expect((await catalog.search({ query: { q: 'we' } })).map((h) => h.name)).toEqual(['web']);
+    expect(
+      (await catalog.search({ query: { q: 'we', kind: 'service' } })).map((h) => h.name),
+    ).toEqual(['web']);
     expect((await catalog.getSystem({ path: { idOrName: 'Shop' } })).services).toEqual([
       { id: web.id, name: 'web' },
     ]);

@@ -54,6 +54,7 @@ async function seed() {
     ['/api/v1/catalog/services', { name: 'other' }],
     ['/api/v1/catalog/services', { name: 'sweep', system: 'sweep', owner: 'sweep' }],
     ['/api/v1/catalog/services/sweep/dependencies', { dependsOn: 'other' }],
+    ['/api/v1/catalog/apis', { name: 'sweep', type: 'openapi' }],
     ['/api/v1/palette/tokens', { name: 'sweep', category: 'color', value: '#000' }],
     ['/api/v1/palette/components', { name: 'sweep', tokens: ['sweep'] }],
     ['/api/v1/palette/patterns', { name: 'sweep', components: ['sweep'] }],

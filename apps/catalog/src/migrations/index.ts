@@ -1,6 +1,8 @@
 import type { Migrations } from '@platform/db';
 import * as catalog from './2026-11-21-catalog.js';
+import * as backstage from './2026-11-22-backstage.js';
 
 export const migrations: Migrations = {
   '2026-11-21-catalog': catalog,
+  '2026-11-22-backstage': backstage,
 };

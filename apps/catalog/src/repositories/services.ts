@@ -2,10 +2,18 @@ import { findByIdOrName, notFound, type Static } from '@platform/core';
 import { idsByIdOrName, jsonb, sql, type Insertable, type Updateable } from '@platform/db';
 import type { CatalogDb, ServicesTable } from '../database.js';
 import type { ServiceListQuery } from '../schemas/services.js';
-import { dependenciesOf, replaceDependencies } from './dependencies.js';
+import { replaceDependencies } from './dependencies.js';
+import { linksOf, replaceApis } from './relations.js';
 
-/** A service with what the API shows of its links: system and owner by name, dependencies as ids. */
+/** A service with what the API shows of its links: system and owner by name, the others as ids. */
 export type ServiceWithLinks = Awaited<ReturnType<typeof listServices>>[number];
+
+/** Links replaced by a write; undefined leaves one as it is. */
+export interface ServiceLinkChanges {
+  dependencies?: string[];
+  providesApis?: string[];
+  consumesApis?: string[];
+}
 
 function selectWithNames(db: CatalogDb) {
   return db
@@ -16,20 +24,25 @@ function selectWithNames(db: CatalogDb) {
     .select(['sy.name as system', 'o.name as owner']);
 }
 
-/** Adds the dependencies of all the services in one more query (never one per service). */
-async function withDependencies<Row extends { id: string }>(db: CatalogDb, rows: Row[]) {
-  const ids = rows.map((row) => row.id);
-  const dependencies = await dependenciesOf(db, ids);
-  return rows.map((row) => ({ ...row, dependencies: dependencies.get(row.id) ?? [] }));
+/** Adds the dependencies and APIs of all the services in one more query (never one per service). */
+async function withLinks<Row extends { id: string }>(db: CatalogDb, rows: Row[]) {
+  const links = await linksOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...row, ...links.get(row.id)! }));
 }
 
 /** A page of services by name: two queries, however long the page. */
 export async function listServices(db: CatalogDb, filter: Static<typeof ServiceListQuery>) {
   let query = selectWithNames(db);
-  if (filter.system !== undefined)
-    query = query.where(sql`lower(sy.name)`, '=', filter.system.toLowerCase());
-  if (filter.owner !== undefined)
-    query = query.where(sql`lower(o.name)`, '=', filter.owner.toLowerCase());
+  const sameText = (column: string, value: string) =>
+    [sql`lower(${sql.ref(column)})`, '=', value.toLowerCase()] as const;
+  if (filter.system !== undefined) query = query.where(...sameText('sy.name', filter.system));
+  if (filter.owner !== undefined) query = query.where(...sameText('o.name', filter.owner));
+  if (filter.type !== undefined) query = query.where(...sameText('s.type', filter.type));
+  if (filter.lifecycle !== undefined)
+    query = query.where(...sameText('s.lifecycle', filter.lifecycle));
   if (filter.tag !== undefined)
     query = query.where(sql<boolean>`s.tags @> ${jsonb([filter.tag])}::jsonb`);
   const rows = await query
@@ -37,14 +50,14 @@ export async function listServices(db: CatalogDb, filter: Static<typeof ServiceL
     .limit(filter.limit)
     .offset(filter.offset)
     .execute();
-  return withDependencies(db, rows);
+  return withLinks(db, rows);
 }
 
 /** The service with its links; NOT_FOUND when there is none (any more). */
 export async function getService(db: CatalogDb, id: string) {
   const row = await selectWithNames(db).where('s.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Service', id);
-  return (await withDependencies(db, [row]))[0];
+  return (await withLinks(db, [row]))[0];
 }
 
 /** The service with that id, else that name in any case; NOT_FOUND `Service not found: x`. */
@@ -59,32 +72,52 @@ export async function findServiceIds(db: CatalogDb, refs: readonly string[]): Pr
   return ids as string[];
 }
 
-/** The stored service; a name taken (in any case) throws the unique violation. */
-export function insertService(db: CatalogDb, service: Insertable<ServicesTable>) {
-  return db
-    .insertInto('services')
-    .values({ ...service, tags: jsonb(service.tags) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** Replaces the links given (in the caller's transaction). */
+async function replaceLinks(db: CatalogDb, id: string, links: ServiceLinkChanges) {
+  if (links.dependencies !== undefined) await replaceDependencies(db, id, links.dependencies);
+  if (links.providesApis !== undefined) await replaceApis(db, id, 'provides', links.providesApis);
+  if (links.consumesApis !== undefined) await replaceApis(db, id, 'consumes', links.consumesApis);
+}
+
+const jsonColumns = <T extends Updateable<ServicesTable>>(row: T) => ({
+  ...row,
+  tags: row.tags && jsonb(row.tags),
+  links: row.links && jsonb(row.links),
+  annotations: row.annotations && jsonb(row.annotations),
+});
+
+/** Stores the service and its APIs in one transaction; a name taken throws the unique violation. */
+export async function insertService(
+  db: CatalogDb,
+  service: Insertable<ServicesTable>,
+  links: ServiceLinkChanges = {},
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('services')
+      .values(jsonColumns(service) as Insertable<ServicesTable>)
+      .execute();
+    await replaceLinks(trx, service.id, links);
+  });
 }
 
 /**
- * Changes the fields given and, when `dependencies` is given, replaces the dependencies, in one
- * transaction. A name taken throws the unique violation.
+ * Changes the fields given and replaces the links given, in one transaction. A name taken throws
+ * the unique violation.
  */
 export async function updateService(
   db: CatalogDb,
   id: string,
   changes: Updateable<ServicesTable>,
-  dependencies?: string[],
+  links: ServiceLinkChanges = {},
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('services')
-      .set({ ...changes, tags: changes.tags && jsonb(changes.tags), updated_at: sql`now()` })
+      .set({ ...jsonColumns(changes), updated_at: sql`now()` })
       .where('id', '=', id)
       .execute();
-    if (dependencies !== undefined) await replaceDependencies(trx, id, dependencies);
+    await replaceLinks(trx, id, links);
   });
 }
 

@@ -69,7 +69,7 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
         operationId: 'getDependencyGraph',
         summary: 'The transitive dependency graph of a service',
         description:
-          'down: what it depends on, directly or not; up: what depends on it. Cycles are fine. Each service appears once, at its shortest depth.',
+          'down: what it depends on, directly or not; up: what depends on it. Cycles are fine. Each service appears once, at its shortest depth. include=apis also follows APIs: consuming an API depends on its providers.',
         params: IdOrNameParams,
         querystring: GraphQuery,
         response: responses({ 200: GraphSchema }),
@@ -77,9 +77,9 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
     },
     async (request) => {
       const root = await findService(db, request.params.idOrName);
-      const { direction, depth = null } = request.query;
-      const graph = await dependencyGraph(db, root.id, direction, depth);
-      return ok({ root: { id: root.id, name: root.name }, direction, depth, ...graph });
+      const { direction, depth = null, include } = request.query;
+      const graph = await dependencyGraph(db, root.id, direction, depth, include === 'apis');
+      return ok({ root: { id: root.id, name: root.name }, direction, depth, include, ...graph });
     },
   );
 };

@@ -1,56 +1,121 @@
 import {
+  badRequest,
   conflict,
-  nameTaken,
-  findByIdOrName,
   IdOrNameParams,
+  nameTaken,
   newId,
+  notFound,
   ok,
   orConflict,
-  PagedQuery,
   responses,
   stampsAt,
   Type,
+  unique,
   type ServiceRoutes,
 } from '@platform/core';
-import { isForeignKeyViolation } from '@platform/db';
-import type { CatalogDatabase, GroupRow } from '../database.js';
+import { isForeignKeyViolation, jsonb } from '@platform/db';
+import type { CatalogDatabase, CatalogDb } from '../database.js';
 import {
+  ancestorsOf,
+  childrenOf,
   deleteGroup,
+  dependentsOf,
+  getGroup,
+  findGroup,
   insertGroup,
+  linkedGroup,
+  linkId,
   listGroups,
   servicesOf,
   updateGroup,
-  type GroupFields,
+  type GroupColumns,
+  type GroupFilter,
+  type GroupRow,
   type GroupTable,
-  type NewGroup,
 } from '../repositories/groups.js';
 import { OwnerSchemas, SystemSchemas, type GroupSchemas } from '../schemas/groups.js';
 
-/** A record as shown: its own columns as they are, the stamps as ISO text. */
+/** A record as shown: its columns but the link ids, the stamps as ISO text. */
 const toRecord = ({ created_at, updated_at, ...fields }: GroupRow) => ({
   ...fields,
   ...stampsAt(created_at, updated_at),
 });
 
+type Fields = Record<string, unknown>;
+
+/** How one kind of group turns fields as received into columns, and what it checks on the way. */
+interface GroupKind {
+  /** `current` is the record being updated, undefined on create. */
+  columns(db: CatalogDb, fields: Fields, current?: GroupRow): Promise<GroupColumns>;
+  /** What a get adds to the record and its services. */
+  extra(db: CatalogDb, id: string): Promise<Fields>;
+}
+
+const systemKind: GroupKind = {
+  async columns(db, { owner, tags, ...fields }) {
+    const row = await linkedGroup(db, 'owners', 'owner', owner as string | null | undefined);
+    return { ...fields, owner_id: linkId(row), tags: tags && jsonb(unique(tags as string[])) };
+  },
+  extra: async () => ({}),
+};
+
+const ownerKind: GroupKind = {
+  async columns(db, { parent, ...fields }, current) {
+    const row = await linkedGroup(db, 'owners', 'parent', parent as string | null | undefined);
+    if (row && row.kind !== 'group')
+      throw badRequest(`parent must be a group: ${row.name} is a ${row.kind}`);
+    const kind = (fields.kind as string | undefined) ?? current?.kind ?? 'group';
+    const parentId = row === undefined ? (current?.parent_id ?? null) : (row?.id ?? null);
+    if (kind !== 'group' && parentId !== null)
+      throw badRequest(`parent: only a group can have a parent, and this owner is a ${kind}`);
+    if (current && kind !== 'group' && current.kind === 'group') {
+      const children = (await childrenOf(db, current.id)).map((child) => child.name);
+      if (children.length > 0)
+        throw conflict(`Owner ${current.name} still has child groups: ${children.join(', ')}`);
+    }
+    return { ...fields, parent_id: linkId(row) };
+  },
+  extra: async (db, id) => ({ children: await childrenOf(db, id) }),
+};
+
+/** A cycle the new parent would close: the chain from the record through its new ancestors. */
+async function refuseCycle(db: CatalogDb, id: string, name: string, parentId: unknown) {
+  if (typeof parentId !== 'string') return;
+  const chain = await ancestorsOf(db, parentId);
+  const at = chain.findIndex((group) => group.id === id);
+  if (at >= 0)
+    throw badRequest(
+      `parent would make a cycle: ${[name, ...chain.slice(0, at + 1).map((g) => g.name)].join(' -> ')}`,
+    );
+}
+
 /**
  * Systems and owners: named records that services point at. Both have the same five routes; a
  * get answers with the services that point at the record, and a delete is refused (409, naming
- * them) while any does. `resource` (`System`) is in messages and operation ids.
+ * them) while anything does. `resource` (`System`) is in messages and operation ids.
  */
 function groupRoutes(
   table: GroupTable,
   resource: 'System' | 'Owner',
   schemas: GroupSchemas,
+  kind: GroupKind,
 ): ServiceRoutes<CatalogDatabase> {
   const path = `/${table}`;
   const noun = resource.toLowerCase();
   const taken = (name: string) => nameTaken(noun, name);
 
   return async (app, { db }) => {
-    const find = (idOrName: string) => findByIdOrName(db, table, idOrName, resource);
+    /** The record (with the name it points at); NOT_FOUND when there is none. */
+    const find = async (idOrName: string) => {
+      const found = await findGroup(db, table, idOrName);
+      const row = found && (await getGroup(db, table, found.id));
+      if (!row) throw notFound(resource, idOrName);
+      return row;
+    };
     const withServices = async (row: GroupRow) => ({
       ...toRecord(row),
       services: await servicesOf(db, table, row.id),
+      ...(await kind.extra(db, row.id)),
     });
 
     app.get(
@@ -59,11 +124,12 @@ function groupRoutes(
         schema: {
           operationId: `list${resource}s`,
           summary: `List ${table} by name`,
-          querystring: PagedQuery({}),
+          querystring: schemas.ListQuery,
           response: responses({ 200: Type.Array(schemas.Record) }),
         },
       },
-      async (request) => ok((await listGroups(db, table, request.query)).map(toRecord)),
+      async (request) =>
+        ok((await listGroups(db, table, request.query as unknown as GroupFilter)).map(toRecord)),
     );
 
     app.post(
@@ -77,10 +143,11 @@ function groupRoutes(
         },
       },
       async (request, reply) => {
-        const fields = request.body as NewGroup;
-        const insert = () => insertGroup(db, table, newId(), fields);
-        const row = await orConflict(insert, taken(fields.name));
-        return reply.code(201).send(ok(toRecord(row)));
+        const fields = request.body as Fields & { name: string };
+        const id = newId();
+        const columns = { id, ...(await kind.columns(db, fields)) };
+        await orConflict(() => insertGroup(db, table, columns), taken(fields.name));
+        return reply.code(201).send(ok(toRecord((await getGroup(db, table, id))!)));
       },
     );
 
@@ -110,13 +177,19 @@ function groupRoutes(
         },
       },
       async (request) => {
-        const { id } = await find(request.params.idOrName);
-        const fields = request.body as GroupFields;
-        const update = () => updateGroup(db, table, id, fields);
-        const row = await (fields.name === undefined
+        const current = await find(request.params.idOrName);
+        const fields = request.body as Fields;
+        const columns = await kind.columns(db, fields, current);
+        const update = () =>
+          db.transaction().execute(async (trx) => {
+            if (table === 'owners')
+              await refuseCycle(trx, current.id, current.name, columns.parent_id);
+            await updateGroup(trx, table, current.id, columns);
+          });
+        await (fields.name === undefined
           ? update()
-          : orConflict(update, taken(fields.name)));
-        return ok(await withServices(row));
+          : orConflict(update, taken(fields.name as string)));
+        return ok(await withServices((await getGroup(db, table, current.id))!));
       },
     );
 
@@ -126,22 +199,24 @@ function groupRoutes(
         schema: {
           operationId: `delete${resource}`,
           summary: `Delete a ${noun}`,
-          description: `Answers with the deleted ${noun}; 409 while services still belong to it, naming them.`,
+          description: `Answers with the deleted ${noun}; 409 while services, APIs${table === 'owners' ? ', systems or child groups' : ''} still point at it, naming them.`,
           params: IdOrNameParams,
           response: responses({ 200: schemas.Record }),
         },
       },
       async (request) => {
         const row = await find(request.params.idOrName);
-        const names = (await servicesOf(db, table, row.id)).map((service) => service.name);
-        if (names.length > 0)
-          throw conflict(`${resource} ${row.name} still has services: ${names.join(', ')}`);
+        const dependents = await dependentsOf(db, table, row.id);
+        if (dependents.length > 0)
+          throw conflict(
+            `${resource} ${row.name} still has ${dependents.map((d) => `${d.what}: ${d.names.join(', ')}`).join('; ')}`,
+          );
         try {
           await deleteGroup(db, table, row.id);
         } catch (error) {
-          // A service joined it between the check and the delete (the foreign key refuses).
+          // Something came to point at it between the check and the delete (the foreign key refuses).
           if (isForeignKeyViolation(error))
-            throw conflict(`${resource} ${row.name} still has services`);
+            throw conflict(`${resource} ${row.name} is still in use`);
           throw error;
         }
         return ok(toRecord(row));
@@ -150,5 +225,5 @@ function groupRoutes(
   };
 }
 
-export const systemRoutes = groupRoutes('systems', 'System', SystemSchemas);
-export const ownerRoutes = groupRoutes('owners', 'Owner', OwnerSchemas);
+export const systemRoutes = groupRoutes('systems', 'System', SystemSchemas, systemKind);
+export const ownerRoutes = groupRoutes('owners', 'Owner', OwnerSchemas, ownerKind);

@@ -1,6 +1,6 @@
 import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/core';
 import type { CatalogDatabase } from '../database.js';
-import { searchServices } from '../repositories/search.js';
+import { search } from '../repositories/search.js';
 import { MATCHES, SearchHitSchema, SearchQuery, type SearchHit } from '../schemas/search.js';
 
 export const searchRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
@@ -9,18 +9,20 @@ export const searchRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) 
     {
       schema: {
         operationId: 'search',
-        summary: 'Search services by name, tag and description',
+        summary: 'Search services, systems, owners and APIs',
         description:
-          'Case-insensitive; ranked: exact name, name prefix, name contains, exact tag, tag contains, description contains; ties by name.',
+          'Case-insensitive; several words match in any order. Ranked: exact name, name prefix, name contains, every word in the name, exact tag, tag contains, description contains, every word somewhere; ties by name.',
         querystring: SearchQuery,
         response: responses({ 200: Type.Array(SearchHitSchema) }),
       },
     },
     async (request) => {
-      const term = request.query.q.trim().toLowerCase();
-      if (term === '') throw badRequest('q (the search term) must not be empty');
-      const rows = await searchServices(db, term, request.query.limit);
-      return ok(rows.map(({ rank, ...hit }): SearchHit => ({ ...hit, match: MATCHES[rank] })));
+      const phrase = request.query.q.trim().toLowerCase().replace(/\s+/g, ' ');
+      if (phrase === '') throw badRequest('q (the search term) must not be empty');
+      const words = [...new Set(phrase.split(' '))];
+      const { limit, kind } = request.query;
+      const rows = await search(db, phrase, words, limit, kind);
+      return ok(rows.map(({ rank, ...hit }) => ({ ...hit, match: MATCHES[rank] }) as SearchHit));
     },
   );
 };

@@ -9,10 +9,12 @@ import {
   stampsAt,
   Type,
   type ServiceRoutes,
+  type Static,
   unique,
 } from '@platform/core';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
-import { findGroup } from '../repositories/groups.js';
+import { findApiIds } from '../repositories/apis.js';
+import { linkedGroup, linkId } from '../repositories/groups.js';
 import {
   deleteService,
   findService,
@@ -30,6 +32,7 @@ import {
   ServiceUpdateSchema,
   type Service,
 } from '../schemas/services.js';
+import { checkAnnotations, checkLinks } from '../schemas/metadata.js';
 
 /** The service as shown (the reply keeps only the fields of ServiceSchema). */
 const toService = (row: ServiceWithLinks): Service => ({
@@ -37,12 +40,34 @@ const toService = (row: ServiceWithLinks): Service => ({
   ...stampsAt(row.created_at, row.updated_at),
 });
 
-/** The system or owner to point at (BAD_REQUEST when unknown); undefined and null pass through. */
-async function linked(db: CatalogDb, kind: 'system' | 'owner', idOrName?: string | null) {
-  if (idOrName == null) return idOrName;
-  const row = await findGroup(db, `${kind}s`, idOrName);
-  if (!row) throw badRequest(`Unknown ${kind}: ${idOrName}`);
-  return row;
+type ServiceInput = Static<typeof ServiceUpdateSchema>;
+
+/**
+ * The columns and links of the fields sent: system and owner resolved (BAD_REQUEST when unknown),
+ * APIs by id or name (NOT_FOUND when unknown), annotation keys checked; a field not sent stays
+ * undefined, one cleared is null (links and annotations: empty).
+ */
+async function columnsOf(db: CatalogDb, fields: ServiceInput) {
+  const { name, description, type, lifecycle, tags, links, annotations } = fields;
+  const system = await linkedGroup(db, 'systems', 'system', fields.system);
+  const owner = await linkedGroup(db, 'owners', 'owner', fields.owner);
+  const apis = (refs?: string[]) => refs && findApiIds(db, unique(refs)).then(unique);
+  const columns = {
+    name,
+    description,
+    type,
+    lifecycle,
+    tags: tags && unique(tags),
+    links: links === null ? [] : checkLinks(links),
+    annotations: annotations === null ? {} : checkAnnotations(annotations),
+    system_id: linkId(system),
+    owner_id: linkId(owner),
+  };
+  const apiLinks = {
+    providesApis: await apis(fields.providesApis),
+    consumesApis: await apis(fields.consumesApis),
+  };
+  return { columns, apiLinks };
 }
 
 export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
@@ -71,15 +96,13 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       },
     },
     async (request, reply) => {
-      const { name, description, tags } = request.body;
-      const system = await linked(db, 'system', request.body.system);
-      const owner = await linked(db, 'owner', request.body.owner);
-      const service = { id: newId(), name, description, tags: unique(tags ?? []) };
-      const links = { system_id: system?.id, owner_id: owner?.id };
-      const insert = () => insertService(db, { ...service, ...links });
-      const row = await orConflict(insert, nameTaken('Service', name));
-      const names = { system: system?.name ?? null, owner: owner?.name ?? null, dependencies: [] };
-      return reply.code(201).send(ok(toService({ ...row, ...names })));
+      const { name } = request.body;
+      const { columns, apiLinks } = await columnsOf(db, request.body);
+      const id = newId();
+      const insert = () =>
+        insertService(db, { ...columns, id, name, tags: columns.tags ?? [] }, apiLinks);
+      await orConflict(insert, nameTaken('Service', name));
+      return reply.code(201).send(ok(toService(await getService(db, id))));
     },
   );
 
@@ -104,7 +127,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
         operationId: 'updateService',
         summary: 'Update a service',
         description:
-          'Changes the fields sent, any but id; null clears description, system or owner. dependencies, when sent, replaces them.',
+          'Changes the fields sent, any but id; null clears an optional one (links and annotations become empty). dependencies, providesApis and consumesApis, when sent, replace them.',
         params: IdOrNameParams,
         body: ServiceUpdateSchema,
         response: responses({ 200: ServiceSchema }),
@@ -112,15 +135,12 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
     },
     async (request) => {
       const { id } = await findService(db, request.params.idOrName);
-      const { name, description, tags, dependencies } = request.body;
-      const system = await linked(db, 'system', request.body.system);
-      const owner = await linked(db, 'owner', request.body.owner);
+      const { name, dependencies } = request.body;
+      const { columns, apiLinks } = await columnsOf(db, request.body);
       const targets = dependencies && unique(await findServiceIds(db, dependencies));
       if (targets?.includes(id)) throw badRequest('A service cannot depend on itself');
-      // A link not sent stays (undefined), one cleared goes (null).
-      const links = { system_id: system && system.id, owner_id: owner && owner.id };
-      const changes = { name, description, tags: tags && unique(tags), ...links };
-      const update = () => updateService(db, id, changes, targets);
+      const links = { ...apiLinks, dependencies: targets };
+      const update = () => updateService(db, id, columns, links);
       await (name === undefined ? update() : orConflict(update, nameTaken('Service', name)));
       return ok(toService(await getService(db, id)));
     },

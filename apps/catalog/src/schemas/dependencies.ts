@@ -21,8 +21,17 @@ export const DependencyParams = Type.Object({
 export const DIRECTIONS = ['down', 'up'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
+/** What else the walk follows besides direct dependencies. */
+export const INCLUDES = ['apis'] as const;
+
 export const GraphQuery = Type.Object({
   direction: Type.Enum(DIRECTIONS, { default: 'down' }),
+  include: Type.Optional(
+    Type.Enum(INCLUDES, {
+      description:
+        'apis: a service consuming an API also depends on every service providing it (edges say through which APIs)',
+    }),
+  ),
   depth: Type.Optional(
     Type.Integer({
       minimum: 0,
@@ -38,7 +47,18 @@ export const GraphNodeSchema = Type.Object({
 });
 
 export const GraphEdgeSchema = Type.Object(
-  { from: Type.String(), to: Type.String() },
+  {
+    from: Type.String(),
+    to: Type.String(),
+    direct: Type.Optional(
+      Type.Boolean({ description: 'With include=apis: from depends on to directly too' }),
+    ),
+    apis: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'With include=apis: ids of the APIs from consumes and to provides',
+      }),
+    ),
+  },
   { description: 'from depends on to (ids)' },
 );
 
@@ -48,4 +68,8 @@ export const GraphSchema = Type.Object({
   depth: Nullable(Type.Integer({ description: 'The depth limit asked for; null for none' })),
   nodes: Type.Array(GraphNodeSchema),
   edges: Type.Array(GraphEdgeSchema),
+  include: Type.Optional(Type.Enum(INCLUDES)),
+  apis: Type.Optional(
+    Type.Array(RefSchema, { description: 'With include=apis: the APIs the edges go through' }),
+  ),
 });

@@ -1,32 +1,68 @@
-import { Name, Nullable, RefSchema, StampsAt, Type, type TSchema, UpdateOf } from '@platform/core';
+import {
+  Name,
+  Nullable,
+  PagedQuery,
+  RefSchema,
+  StampsAt,
+  TagsSchema,
+  Type,
+  type TSchema,
+  UpdateOf,
+} from '@platform/core';
 
-/** Free text describing a service or a system. */
+/** Free text describing a service, a system or an API. */
 export const Description = Type.String({ maxLength: 2000 });
 
 type Properties = Record<string, TSchema>;
 
 /**
  * The schemas of a group (systems, owners): a named record with optional fields of its own,
- * `fields` as received (null clears one) and `shown` as answered.
+ * `fields` as received (null clears one), `shown` as answered, `links` the lists of related
+ * records a get adds, and `filters` of its list.
  */
-function groupSchemas(noun: string, fields: Properties, shown: Properties) {
+function groupSchemas(
+  noun: string,
+  fields: Properties,
+  shown: Properties,
+  links: Properties,
+  filters: Properties,
+) {
   const Record = Type.Object({ id: Type.String(), name: Type.String(), ...shown, ...StampsAt });
   const Input = Type.Object({ name: Name(`${noun} name`), ...fields });
   const services = Type.Array(RefSchema, { description: `Services of this ${noun}` });
   return {
     Record,
-    WithServices: Type.Object({ ...Record.properties, services }),
+    WithServices: Type.Object({ ...Record.properties, services, ...links }),
     Input,
     Update: UpdateOf(Input),
+    ListQuery: PagedQuery(filters),
   };
 }
 export type GroupSchemas = ReturnType<typeof groupSchemas>;
 
 export const SystemSchemas = groupSchemas(
   'system',
-  { description: Type.Optional(Nullable(Description)) },
-  { description: Nullable(Type.String()) },
+  {
+    description: Type.Optional(Nullable(Description)),
+    owner: Type.Optional(
+      Nullable(Type.String({ description: 'Name (or id) of an existing owner' })),
+    ),
+    tags: Type.Optional(TagsSchema),
+  },
+  {
+    description: Nullable(Type.String()),
+    owner: Nullable(Type.String({ description: 'Name of its owner' })),
+    tags: Type.Array(Type.String()),
+  },
+  {},
+  {
+    owner: Type.Optional(Type.String({ description: 'Only systems of this owner (name)' })),
+    tag: Type.Optional(Type.String({ description: 'Only systems with this tag' })),
+  },
 );
+
+/** An owner is a group of people (the default) or one person; a group can sit under a parent group. */
+export const OWNER_KINDS = ['group', 'user'] as const;
 
 export const OwnerSchemas = groupSchemas(
   'owner',
@@ -35,6 +71,22 @@ export const OwnerSchemas = groupSchemas(
       Nullable(Type.String({ format: 'email', maxLength: 254, description: 'Contact address' })),
     ),
     team: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+    kind: Type.Optional(
+      Type.Enum(OWNER_KINDS, { default: 'group', description: 'group (default) or user' }),
+    ),
+    parent: Type.Optional(
+      Nullable(Type.String({ description: 'Name (or id) of the parent group; groups only' })),
+    ),
   },
-  { email: Nullable(Type.String()), team: Nullable(Type.String()) },
+  {
+    email: Nullable(Type.String()),
+    team: Nullable(Type.String()),
+    kind: Type.Enum(OWNER_KINDS),
+    parent: Nullable(Type.String({ description: 'Name of the parent group' })),
+  },
+  { children: Type.Array(RefSchema, { description: 'Groups whose parent this group is' }) },
+  {
+    kind: Type.Optional(Type.Enum(OWNER_KINDS, { description: 'Only groups or only users' })),
+    parent: Type.Optional(Type.String({ description: 'Only the children of this group (name)' })),
+  },
 );

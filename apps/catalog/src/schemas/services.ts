@@ -8,23 +8,35 @@ import {
   TagsSchema,
 } from '@platform/core';
 import { Description } from './groups.js';
+import { AnnotationsSchema, LinksSchema, Token } from './metadata.js';
 
-export const ServiceInputSchema = Type.Object({
-  name: Name('service name'),
+const ApiRefs = (what: string) =>
+  Type.Array(Type.String({ minLength: 1 }), {
+    maxItems: 1000,
+    description: `Ids or names of the APIs it ${what}; replaces them`,
+  });
+
+/** Fields a service takes on create and on update alike (null clears one). */
+const ServiceFields = {
   description: Type.Optional(Nullable(Description)),
   tags: Type.Optional(TagsSchema),
   system: Type.Optional(
     Nullable(Type.String({ description: 'Name (or id) of an existing system' })),
   ),
   owner: Type.Optional(Nullable(Type.String({ description: 'Name (or id) of an existing owner' }))),
-});
+  type: Type.Optional(Nullable(Token('Kind of component: service, website, library ...'))),
+  lifecycle: Type.Optional(Nullable(Token('Stage: experimental, production, deprecated ...'))),
+  links: Type.Optional(Nullable(LinksSchema)),
+  annotations: Type.Optional(Nullable(AnnotationsSchema)),
+  providesApis: Type.Optional(ApiRefs('provides')),
+  consumesApis: Type.Optional(ApiRefs('consumes')),
+};
+
+export const ServiceInputSchema = Type.Object({ name: Name('service name'), ...ServiceFields });
 
 export const ServiceUpdateSchema = Type.Object({
   name: Type.Optional(Name('service name')),
-  description: Type.Optional(Nullable(Description)),
-  tags: Type.Optional(TagsSchema),
-  system: Type.Optional(Nullable(Type.String())),
-  owner: Type.Optional(Nullable(Type.String())),
+  ...ServiceFields,
   dependencies: Type.Optional(
     Type.Array(Type.String(), {
       maxItems: 1000,
@@ -40,7 +52,13 @@ export const ServiceSchema = Type.Object({
   tags: Type.Array(Type.String()),
   system: Nullable(Type.String({ description: 'Name of its system' })),
   owner: Nullable(Type.String({ description: 'Name of its owner' })),
+  type: Nullable(Type.String()),
+  lifecycle: Nullable(Type.String()),
+  links: LinksSchema,
+  annotations: AnnotationsSchema,
   dependencies: Type.Array(Type.String(), { description: 'Ids of the services it depends on' }),
+  providesApis: Type.Array(Type.String(), { description: 'Ids of the APIs it provides' }),
+  consumesApis: Type.Array(Type.String(), { description: 'Ids of the APIs it consumes' }),
   ...StampsAt,
 });
 export type Service = Static<typeof ServiceSchema>;
@@ -49,4 +67,8 @@ export const ServiceListQuery = PagedQuery({
   system: Type.Optional(Type.String({ description: 'Only services of this system (name)' })),
   owner: Type.Optional(Type.String({ description: 'Only services of this owner (name)' })),
   tag: Type.Optional(Type.String({ description: 'Only services with this tag' })),
+  type: Type.Optional(Type.String({ description: 'Only services of this type (any case)' })),
+  lifecycle: Type.Optional(
+    Type.String({ description: 'Only services at this lifecycle (any case)' }),
+  ),
 });

@@ -1,0 +1,150 @@
+import {
+  IdOrNameParams,
+  newId,
+  ok,
+  orConflict,
+  responses,
+  stampsAt,
+  Type,
+  unique,
+  type ServiceRoutes,
+} from '@platform/core';
+import type { CatalogDatabase, CatalogDb } from '../database.js';
+import {
+  deleteApi,
+  findApi,
+  getApi,
+  insertApi,
+  listApis,
+  updateApi,
+} from '../repositories/apis.js';
+import { linkedGroup, linkId } from '../repositories/groups.js';
+import {
+  API_BODY_LIMIT,
+  ApiInputSchema,
+  ApiListQuery,
+  ApiSchema,
+  ApiSummarySchema,
+  ApiUpdateSchema,
+  type Api,
+  type ApiInput,
+} from '../schemas/apis.js';
+
+/** The 409 of a name taken (nameTaken would lower-case `API`). */
+const apiNameTaken = (name: string) => `An API named ${name} exists already`;
+
+/** The API as shown, the stamps as ISO text. */
+const toApi = <Row extends { created_at: Date; updated_at: Date }>({
+  created_at,
+  updated_at,
+  ...row
+}: Row) => ({ ...row, ...stampsAt(created_at, updated_at) });
+
+/** The columns of the fields sent: owner and system resolved (BAD_REQUEST when unknown). */
+async function columnsOf(db: CatalogDb, { owner, system, tags, ...fields }: Partial<ApiInput>) {
+  const ownerRow = await linkedGroup(db, 'owners', 'owner', owner);
+  const systemRow = await linkedGroup(db, 'systems', 'system', system);
+  return {
+    ...fields,
+    owner_id: linkId(ownerRow),
+    system_id: linkId(systemRow),
+    tags: tags && unique(tags),
+  };
+}
+
+/** APIs: their own collection, named apart from services (spec 2.4 leaves them open). */
+export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+  app.get(
+    '/apis',
+    {
+      schema: {
+        operationId: 'listApis',
+        summary: 'List APIs by name',
+        description:
+          'Each with its owner and system by name and the services providing and consuming it; without its definition (get one API for it).',
+        querystring: ApiListQuery,
+        response: responses({ 200: Type.Array(ApiSummarySchema) }),
+      },
+    },
+    async (request) => ok((await listApis(db, request.query)).map(toApi)),
+  );
+
+  app.post(
+    '/apis',
+    {
+      bodyLimit: API_BODY_LIMIT,
+      schema: {
+        operationId: 'createApi',
+        summary: 'Register an API',
+        body: ApiInputSchema,
+        response: responses({ 201: ApiSchema }),
+      },
+    },
+    async (request, reply) => {
+      const id = newId();
+      const columns = await columnsOf(db, request.body);
+      const { name, type } = request.body;
+      const insert = () => insertApi(db, { ...columns, id, name, type, tags: columns.tags ?? [] });
+      await orConflict(insert, apiNameTaken(name));
+      return reply.code(201).send(ok(toApi(await getApi(db, id)) as Api));
+    },
+  );
+
+  app.get(
+    '/apis/:idOrName',
+    {
+      schema: {
+        operationId: 'getApi',
+        summary: 'Get an API with its definition (by id, then by name)',
+        params: IdOrNameParams,
+        response: responses({ 200: ApiSchema }),
+      },
+    },
+    async (request) => {
+      const { id } = await findApi(db, request.params.idOrName);
+      return ok(toApi(await getApi(db, id)) as Api);
+    },
+  );
+
+  app.put(
+    '/apis/:idOrName',
+    {
+      bodyLimit: API_BODY_LIMIT,
+      schema: {
+        operationId: 'updateApi',
+        summary: 'Update an API',
+        description: 'Changes the fields sent, any but id; null clears an optional one.',
+        params: IdOrNameParams,
+        body: ApiUpdateSchema,
+        response: responses({ 200: ApiSchema }),
+      },
+    },
+    async (request) => {
+      const { id } = await findApi(db, request.params.idOrName);
+      const { name } = request.body;
+      const columns = await columnsOf(db, request.body);
+      const update = () => updateApi(db, id, columns);
+      await (name === undefined ? update() : orConflict(update, apiNameTaken(name)));
+      return ok(toApi(await getApi(db, id)) as Api);
+    },
+  );
+
+  app.delete(
+    '/apis/:idOrName',
+    {
+      schema: {
+        operationId: 'deleteApi',
+        summary: 'Remove an API',
+        description:
+          'Answers with the removed API. Services that provided or consumed it no longer list it.',
+        params: IdOrNameParams,
+        response: responses({ 200: ApiSchema }),
+      },
+    },
+    async (request) => {
+      const api = await getApi(db, (await findApi(db, request.params.idOrName)).id);
+      await deleteApi(db, api.id);
+      return ok(toApi(api) as Api);
+    },
+  );
+};

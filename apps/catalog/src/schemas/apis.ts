@@ -1,0 +1,80 @@
+import {
+  Name,
+  Nullable,
+  PagedQuery,
+  StampsAt,
+  TagsSchema,
+  Type,
+  UpdateOf,
+  type Static,
+} from '@platform/core';
+import type { ApiType } from '../database.js';
+import { Description } from './groups.js';
+import { Token } from './metadata.js';
+
+/** Backstage's well-known API types, and `other` for the rest. */
+export const API_TYPES = [
+  'openapi',
+  'asyncapi',
+  'graphql',
+  'grpc',
+  'trpc',
+  'other',
+] as const satisfies readonly ApiType[];
+
+/** The largest definition, in characters; the create and update routes take bodies up to 5 MiB. */
+export const MAX_DEFINITION = 2 * 1024 * 1024;
+export const API_BODY_LIMIT = 5 * 1024 * 1024;
+
+export const ApiInputSchema = Type.Object({
+  name: Name('API name', 'Unique among APIs, case-insensitively (a service may share it)'),
+  type: Type.Enum(API_TYPES, { title: 'type', description: API_TYPES.join(', ') }),
+  description: Type.Optional(Nullable(Description)),
+  definition: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: MAX_DEFINITION,
+        description:
+          'The definition as text (an OpenAPI or AsyncAPI document, a GraphQL schema ...)',
+      }),
+    ),
+  ),
+  lifecycle: Type.Optional(Nullable(Token('Stage: experimental, production, deprecated ...'))),
+  owner: Type.Optional(Nullable(Type.String({ description: 'Name (or id) of an existing owner' }))),
+  system: Type.Optional(
+    Nullable(Type.String({ description: 'Name (or id) of an existing system' })),
+  ),
+  tags: Type.Optional(TagsSchema),
+});
+export type ApiInput = Static<typeof ApiInputSchema>;
+
+export const ApiUpdateSchema = UpdateOf(ApiInputSchema);
+
+const ApiFields = {
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.Enum(API_TYPES),
+  description: Nullable(Type.String()),
+  lifecycle: Nullable(Type.String()),
+  owner: Nullable(Type.String({ description: 'Name of its owner' })),
+  system: Nullable(Type.String({ description: 'Name of its system' })),
+  tags: Type.Array(Type.String()),
+  providedBy: Type.Array(Type.String(), { description: 'Ids of the services providing it' }),
+  consumedBy: Type.Array(Type.String(), { description: 'Ids of the services consuming it' }),
+  ...StampsAt,
+};
+
+/** An API in a list: without its definition, which can be large. */
+export const ApiSummarySchema = Type.Object(ApiFields);
+export type ApiSummary = Static<typeof ApiSummarySchema>;
+
+export const ApiSchema = Type.Object({ ...ApiFields, definition: Nullable(Type.String()) });
+export type Api = Static<typeof ApiSchema>;
+
+export const ApiListQuery = PagedQuery({
+  type: Type.Optional(Type.Enum(API_TYPES, { description: 'Only APIs of this type' })),
+  lifecycle: Type.Optional(Type.String({ description: 'Only APIs at this lifecycle (any case)' })),
+  owner: Type.Optional(Type.String({ description: 'Only APIs of this owner (name)' })),
+  system: Type.Optional(Type.String({ description: 'Only APIs of this system (name)' })),
+  tag: Type.Optional(Type.String({ description: 'Only APIs with this tag' })),
+});
