@@ -42,6 +42,12 @@ export interface operations {
                             service: string | null;
                             stageApp: string | null;
                             author: string | null;
+                            /** @description Synced items: the exact amount in cents as decimal text (amount is it rounded half away from zero); null otherwise, and once amount is changed */
+                            exactAmount: string | null;
+                            /** @description FOCUS imports: the FinOps columns no other field holds, by their FOCUS names */
+                            dimensions: {
+                                [key: string]: unknown;
+                            };
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -32,6 +32,18 @@ export interface operations {
                             from: string | null;
                             to: string | null;
                             projectId: string | null;
+                            /** @description FOCUS: data rows read so far (header excluded) */
+                            rowsRead: number;
+                            /** @description FOCUS: rows kept for import so far */
+                            rowsWritten: number;
+                            /** @description FOCUS: rows skipped so far (outside from-to, or unreadable) */
+                            rowsSkipped: number;
+                            /** @description The first 100 skipped rows, by line; rowsSkipped counts them all */
+                            skippedRows: {
+                                /** @description Line of the file (the header is line 1) */
+                                row: number;
+                                reason: string;
+                            }[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -17,6 +17,7 @@ import type { operations as ReportTrend } from './reportTrend.js';
 import type { operations as GetStatus } from './getStatus.js';
 import type { operations as Search } from './search.js';
 import type { operations as StartSync } from './startSync.js';
+import type { operations as UploadFocus } from './uploadFocus.js';
 import type { operations as ListSyncJobs } from './listSyncJobs.js';
 import type { operations as GetSyncJob } from './getSyncJob.js';
 import type { operations as ListSyncAdapters } from './listSyncAdapters.js';
@@ -39,6 +40,7 @@ export type operations = Health &
   GetStatus &
   Search &
   StartSync &
+  UploadFocus &
   ListSyncJobs &
   GetSyncJob &
   ListSyncAdapters;
@@ -62,6 +64,7 @@ export const OPERATIONS = {
   getStatus: ['GET', '/api/v1/billing/status'],
   search: ['GET', '/api/v1/billing/search'],
   startSync: ['POST', '/api/v1/billing/sync'],
+  uploadFocus: ['POST', '/api/v1/billing/sync/focus'],
   listSyncJobs: ['GET', '/api/v1/billing/sync/jobs'],
   getSyncJob: ['GET', '/api/v1/billing/sync/jobs/{id}'],
   listSyncAdapters: ['GET', '/api/v1/billing/sync/adapters'],

@@ -17,7 +17,7 @@ export interface operations {
                 to?: string;
                 /** @description The currency counted; the configured one by default */
                 currency?: string;
-                by: "provider" | "category" | "service" | "recurring" | "tag";
+                by: "provider" | "category" | "service" | "recurring" | "tag" | "account" | "region" | "chargeCategory";
             };
             header?: never;
             path?: never;

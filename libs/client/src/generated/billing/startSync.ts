@@ -22,7 +22,7 @@ export interface operations {
                     /** @description Last day (YYYY-MM-DD), inclusive */
                     to: string;
                     projectId?: string;
-                    /** @description The FOCUS CSV (provider focus) */
+                    /** @description The FOCUS CSV (provider focus), for small files; POST /sync/focus takes any size */
                     csv?: string;
                 };
             };
@@ -48,6 +48,18 @@ export interface operations {
                             from: string | null;
                             to: string | null;
                             projectId: string | null;
+                            /** @description FOCUS: data rows read so far (header excluded) */
+                            rowsRead: number;
+                            /** @description FOCUS: rows kept for import so far */
+                            rowsWritten: number;
+                            /** @description FOCUS: rows skipped so far (outside from-to, or unreadable) */
+                            rowsSkipped: number;
+                            /** @description The first 100 skipped rows, by line; rowsSkipped counts them all */
+                            skippedRows: {
+                                /** @description Line of the file (the header is line 1) */
+                                row: number;
+                                reason: string;
+                            }[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -21,6 +21,14 @@ export interface operations {
                      */
                     email?: string | null;
                     team?: string | null;
+                    /**
+                     * @description group (default) or user
+                     * @default group
+                     * @enum {unknown}
+                     */
+                    kind?: "group" | "user";
+                    /** @description Name (or id) of the parent group; groups only */
+                    parent?: string | null;
                 };
             };
         };
@@ -39,6 +47,10 @@ export interface operations {
                             name: string;
                             email: string | null;
                             team: string | null;
+                            /** @enum {unknown} */
+                            kind: "group" | "user";
+                            /** @description Name of the parent group */
+                            parent: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -16,6 +16,10 @@ export interface operations {
                      */
                     name: string;
                     description?: string | null;
+                    /** @description Name (or id) of an existing owner */
+                    owner?: string | null;
+                    /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
+                    tags?: string[];
                 };
             };
         };
@@ -33,6 +37,9 @@ export interface operations {
                             id: string;
                             name: string;
                             description: string | null;
+                            /** @description Name of its owner */
+                            owner: string | null;
+                            tags: string[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

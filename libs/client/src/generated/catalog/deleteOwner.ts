@@ -26,6 +26,10 @@ export interface operations {
                             name: string;
                             email: string | null;
                             team: string | null;
+                            /** @enum {unknown} */
+                            kind: "group" | "user";
+                            /** @description Name of the parent group */
+                            parent: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -30,8 +30,29 @@ export interface operations {
                             system: string | null;
                             /** @description Name of its owner */
                             owner: string | null;
+                            type: string | null;
+                            lifecycle: string | null;
+                            /** @description Up to 50 links, in their order */
+                            links: {
+                                /**
+                                 * Format: uri
+                                 * @description An absolute http, https or mailto URL
+                                 */
+                                url: string;
+                                title?: string;
+                                icon?: string;
+                                type?: string;
+                            }[];
+                            /** @description Up to 100 string values by key; a key is an optional DNS prefix and a slash, then a name of 1-63 letters, digits and -_. (example.com/some-name) */
+                            annotations: {
+                                [key: string]: string;
+                            };
                             /** @description Ids of the services it depends on */
                             dependencies: string[];
+                            /** @description Ids of the APIs it provides */
+                            providesApis: string[];
+                            /** @description Ids of the APIs it consumes */
+                            consumesApis: string[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -4,6 +4,8 @@ export interface operations {
         parameters: {
             query?: {
                 direction?: "down" | "up";
+                /** @description apis: a service consuming an API also depends on every service providing it (edges say through which APIs) */
+                include?: "apis";
                 /** @description Steps to follow; unlimited when absent */
                 depth?: number;
             };
@@ -43,6 +45,17 @@ export interface operations {
                             edges: {
                                 from: string;
                                 to: string;
+                                /** @description With include=apis: from depends on to directly too */
+                                direct?: boolean;
+                                /** @description With include=apis: ids of the APIs from consumes and to provides */
+                                apis?: string[];
+                            }[];
+                            /** @enum {unknown} */
+                            include?: "apis";
+                            /** @description With include=apis: the APIs the edges go through */
+                            apis?: {
+                                id: string;
+                                name: string;
                             }[];
                         };
                     };

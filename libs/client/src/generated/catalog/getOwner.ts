@@ -26,6 +26,10 @@ export interface operations {
                             name: string;
                             email: string | null;
                             team: string | null;
+                            /** @enum {unknown} */
+                            kind: "group" | "user";
+                            /** @description Name of the parent group */
+                            parent: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds
@@ -38,6 +42,11 @@ export interface operations {
                             updatedAt: string;
                             /** @description Services of this owner */
                             services: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description Groups whose parent this group is */
+                            children: {
                                 id: string;
                                 name: string;
                             }[];

@@ -25,6 +25,9 @@ export interface operations {
                             id: string;
                             name: string;
                             description: string | null;
+                            /** @description Name of its owner */
+                            owner: string | null;
+                            tags: string[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

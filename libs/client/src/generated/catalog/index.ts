@@ -8,6 +8,11 @@ import type { operations as DeleteService } from './deleteService.js';
 import type { operations as AddDependency } from './addDependency.js';
 import type { operations as RemoveDependency } from './removeDependency.js';
 import type { operations as GetDependencyGraph } from './getDependencyGraph.js';
+import type { operations as ListApis } from './listApis.js';
+import type { operations as CreateApi } from './createApi.js';
+import type { operations as GetApi } from './getApi.js';
+import type { operations as UpdateApi } from './updateApi.js';
+import type { operations as DeleteApi } from './deleteApi.js';
 import type { operations as ListSystems } from './listSystems.js';
 import type { operations as CreateSystem } from './createSystem.js';
 import type { operations as GetSystem } from './getSystem.js';
@@ -29,6 +34,11 @@ export type operations = Health &
   AddDependency &
   RemoveDependency &
   GetDependencyGraph &
+  ListApis &
+  CreateApi &
+  GetApi &
+  UpdateApi &
+  DeleteApi &
   ListSystems &
   CreateSystem &
   GetSystem &
@@ -51,6 +61,11 @@ export const OPERATIONS = {
   addDependency: ['POST', '/api/v1/catalog/services/{idOrName}/dependencies'],
   removeDependency: ['DELETE', '/api/v1/catalog/services/{idOrName}/dependencies/{dependsOn}'],
   getDependencyGraph: ['GET', '/api/v1/catalog/deps/{idOrName}'],
+  listApis: ['GET', '/api/v1/catalog/apis'],
+  createApi: ['POST', '/api/v1/catalog/apis'],
+  getApi: ['GET', '/api/v1/catalog/apis/{idOrName}'],
+  updateApi: ['PUT', '/api/v1/catalog/apis/{idOrName}'],
+  deleteApi: ['DELETE', '/api/v1/catalog/apis/{idOrName}'],
   listSystems: ['GET', '/api/v1/catalog/systems'],
   createSystem: ['POST', '/api/v1/catalog/systems'],
   getSystem: ['GET', '/api/v1/catalog/systems/{idOrName}'],

@@ -3,6 +3,10 @@ export interface operations {
     "catalog.listOwners": {
         parameters: {
             query?: {
+                /** @description Only groups or only users */
+                kind?: "group" | "user";
+                /** @description Only the children of this group (name) */
+                parent?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
@@ -28,6 +32,10 @@ export interface operations {
                             name: string;
                             email: string | null;
                             team: string | null;
+                            /** @enum {unknown} */
+                            kind: "group" | "user";
+                            /** @description Name of the parent group */
+                            parent: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

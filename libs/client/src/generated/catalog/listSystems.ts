@@ -3,6 +3,10 @@ export interface operations {
     "catalog.listSystems": {
         parameters: {
             query?: {
+                /** @description Only systems of this owner (name) */
+                owner?: string;
+                /** @description Only systems with this tag */
+                tag?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
@@ -27,6 +31,9 @@ export interface operations {
                             id: string;
                             name: string;
                             description: string | null;
+                            /** @description Name of its owner */
+                            owner: string | null;
+                            tags: string[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

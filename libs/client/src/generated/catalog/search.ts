@@ -7,6 +7,8 @@ export interface operations {
                 q: string;
                 /** @description Hits (1-1000) */
                 limit?: number;
+                /** @description Only hits of this kind */
+                kind?: "service" | "system" | "owner" | "api";
             };
             header?: never;
             path?: never;
@@ -29,10 +31,15 @@ export interface operations {
                             description: string | null;
                             tags: string[];
                             /**
-                             * @description What matched, best first: name, name-prefix, name-contains, tag, tag-contains, description
+                             * @description What the hit is: service, system, owner, api
                              * @enum {unknown}
                              */
-                            match: "name" | "name-prefix" | "name-contains" | "tag" | "tag-contains" | "description";
+                            kind: "service" | "system" | "owner" | "api";
+                            /**
+                             * @description What matched, best first: name, name-prefix, name-contains, name-words, tag, tag-contains, description, words
+                             * @enum {unknown}
+                             */
+                            match: "name" | "name-prefix" | "name-contains" | "name-words" | "tag" | "tag-contains" | "description" | "words";
                         }[];
                     };
                 };

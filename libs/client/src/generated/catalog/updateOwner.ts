@@ -24,6 +24,13 @@ export interface operations {
                      */
                     email?: string | null;
                     team?: string | null;
+                    /**
+                     * @description group (default) or user
+                     * @enum {unknown}
+                     */
+                    kind?: "group" | "user";
+                    /** @description Name (or id) of the parent group; groups only */
+                    parent?: string | null;
                 };
             };
         };
@@ -42,6 +49,10 @@ export interface operations {
                             name: string;
                             email: string | null;
                             team: string | null;
+                            /** @enum {unknown} */
+                            kind: "group" | "user";
+                            /** @description Name of the parent group */
+                            parent: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds
@@ -54,6 +65,11 @@ export interface operations {
                             updatedAt: string;
                             /** @description Services of this owner */
                             services: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description Groups whose parent this group is */
+                            children: {
                                 id: string;
                                 name: string;
                             }[];

@@ -19,15 +19,18 @@ export interface operations {
                      * category
                      * @enum {unknown}
                      */
-                    category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border";
+                    category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border" | "font-family" | "font-weight" | "line-height" | "letter-spacing" | "easing";
                     /**
                      * value
                      * @description The default (light) value, or { default, dark }
                      */
                     value: string | {
+                        /** @description A value of the category (checked), or an alias of another token of the same type: {group.name} */
                         default: string;
+                        /** @description A value of the category (checked), or an alias of another token of the same type: {group.name} */
                         dark?: string | null;
                     };
+                    /** @description A value of the category (checked), or an alias of another token of the same type: {group.name} */
                     dark?: string | null;
                     /** @description Custom property name, e.g. --color-primary; derived from the name when absent */
                     cssVariable?: string;
@@ -55,10 +58,21 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border";
+                            category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border" | "font-family" | "font-weight" | "line-height" | "letter-spacing" | "easing";
                             value: {
                                 default: string;
                                 dark: string | null;
+                            };
+                            /** @description The token each value is an alias of, if it is one */
+                            aliases: {
+                                default: {
+                                    id: string;
+                                    name: string;
+                                } | null;
+                                dark: {
+                                    id: string;
+                                    name: string;
+                                } | null;
                             };
                             cssVariable: string;
                             tailwindKey: string;

@@ -62,10 +62,21 @@ export interface operations {
                                     id: string;
                                     name: string;
                                     /** @enum {unknown} */
-                                    category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border";
+                                    category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border" | "font-family" | "font-weight" | "line-height" | "letter-spacing" | "easing";
                                     value: {
                                         default: string;
                                         dark: string | null;
+                                    };
+                                    /** @description The token each value is an alias of, if it is one */
+                                    aliases: {
+                                        default: {
+                                            id: string;
+                                            name: string;
+                                        } | null;
+                                        dark: {
+                                            id: string;
+                                            name: string;
+                                        } | null;
                                     };
                                     cssVariable: string;
                                     tailwindKey: string;

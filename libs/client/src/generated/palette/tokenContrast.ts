@@ -7,6 +7,8 @@ export interface operations {
                 foreground: string;
                 /** @description Color token (id or name) */
                 background: string;
+                /** @description Color token (id or name) a translucent background is drawn over; white in light mode and black in dark mode when absent */
+                backdrop?: string;
             };
             header?: never;
             path?: never;
