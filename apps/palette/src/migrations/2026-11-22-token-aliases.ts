@@ -34,7 +34,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .set({ category: 'font-family' })
     .where('category', '=', 'typography')
     .where(
-      sql<boolean>`value_default ~ '^\s*["'']' or lower(value_default) ~ '(^|,)\s*(serif|sans-serif|monospace|cursive|fantasy|system-ui|ui-serif|ui-sans-serif|ui-monospace|ui-rounded|emoji|math|fangsong)\s*(,|$)'`,
+      // [[:space:]], not \s: a template literal would turn `\s` into a plain `s`.
+      sql<boolean>`value_default ~ '^[[:space:]]*["'']' or lower(value_default) ~ '(^|,)[[:space:]]*(serif|sans-serif|monospace|cursive|fantasy|system-ui|ui-serif|ui-sans-serif|ui-monospace|ui-rounded|emoji|math|fangsong)[[:space:]]*(,|$)'`,
     )
     .execute();
 }
