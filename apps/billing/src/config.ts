@@ -1,4 +1,4 @@
-import { ConfigError, envString, envUrl, type Env, type Variable } from '@platform/core';
+import { ConfigError, envInt, envString, envUrl, type Env, type Variable } from '@platform/core';
 
 export const BILLING_VARIABLES: readonly Variable[] = [
   {
@@ -16,6 +16,11 @@ export const BILLING_VARIABLES: readonly Variable[] = [
     default: 'https://api.anthropic.com',
     description: "Base URL of Anthropic's cost report API (sync adapter anthropic)",
   },
+  {
+    name: 'BILLING_FOCUS_MAX_BYTES',
+    default: String(2 ** 30),
+    description: 'Largest FOCUS CSV uploaded to POST /sync/focus, in bytes (413 beyond it)',
+  },
 ];
 
 export function billingConfig(env: Env) {
@@ -29,6 +34,7 @@ export function billingConfig(env: Env) {
     currency,
     openaiUrl: envUrl(env, 'BILLING_OPENAI_URL') ?? 'https://api.openai.com',
     anthropicUrl: envUrl(env, 'BILLING_ANTHROPIC_URL') ?? 'https://api.anthropic.com',
+    focusMaxBytes: envInt(env, 'BILLING_FOCUS_MAX_BYTES', 2 ** 30, { min: 1 }),
   };
 }
 

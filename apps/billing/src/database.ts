@@ -7,8 +7,8 @@ export interface BillingDatabase {
   items: ItemsTable;
   categories: CategoriesTable;
   sync_jobs: SyncJobsTable;
-  focus_uploads: FocusUploadsTable;
   focus_rows: FocusRowsTable;
+  focus_skipped: FocusSkippedTable;
 }
 
 export interface ItemsTable {
@@ -32,6 +32,8 @@ export interface ItemsTable {
   exact_amount: string | null;
   /** FinOps columns of a FOCUS row (by their FOCUS names) that no other column holds. */
   dimensions: Generated<Record<string, unknown>>;
+  /** The adapter whose sync created the item (focus, openai, anthropic); null: made by hand. */
+  source: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -63,8 +65,12 @@ export interface SyncJobsTable {
   rows_read: Generated<number>;
   rows_written: Generated<number>;
   rows_skipped: Generated<number>;
-  /** The first skipped rows: `[{ row, reason }]`. */
+  /** The first skipped rows, a preview: `[{ row, reason }]` (focus_skipped has them all). */
   skipped: Generated<SkippedRow[]>;
+  /** Items of earlier FOCUS imports that the new file replaced (removed). */
+  items_deleted: Generated<number>;
+  /** An uploaded file: when all its rows were staged (the upload answered 202). */
+  staged_at: Date | null;
 }
 
 export interface SkippedRow {
@@ -72,11 +78,9 @@ export interface SkippedRow {
   reason: string;
 }
 
-export interface FocusUploadsTable {
-  upload_id: string;
-  seq: number;
-  data: Buffer;
-  created_at: Generated<Date>;
+/** Every skipped row of a sync job. */
+export interface FocusSkippedTable extends SkippedRow {
+  sync_job_id: string;
 }
 
 /** A FOCUS row read by a sync under way: an item to be, before duplicates are summed. */

@@ -115,14 +115,28 @@ describe('skipped rows', () => {
     expect((await svc.get('/reports/summary')).body.data.totalAmount).toBe(900);
   });
 
-  it('are listed up to 100, and all counted', async () => {
+  it('are all kept: the job previews the first 100, GET /sync/jobs/:id/skipped pages through every one', async () => {
     const lines = ['BilledCost,BillingCurrency,ChargePeriodStart'];
-    for (let i = 0; i < 150; i++) lines.push(`${i},USD,2020-01-01T00:00:00Z`);
+    for (let i = 0; i < 2500; i++) lines.push(`${i},USD,2020-01-01T00:00:00Z`);
     lines.push('1,USD,2026-01-05T00:00:00Z');
     const job = await focus(lines.join('\n'));
-    expect(job).toMatchObject({ rowsRead: 151, rowsWritten: 1, rowsSkipped: 150 });
+    expect(job).toMatchObject({ rowsRead: 2501, rowsWritten: 1, rowsSkipped: 2500 });
     expect(job.skippedRows).toHaveLength(100);
     expect(job.skippedRows[99].row).toBe(101);
+    const rows: Array<{ row: number; reason: string }> = [];
+    for (let offset = 0; offset < 3000; offset += 1000) {
+      const page = await svc.get(`/sync/jobs/${job.id}/skipped?limit=1000&offset=${offset}`);
+      expect(page.status).toBe(200);
+      rows.push(...page.body.data);
+    }
+    expect(rows).toHaveLength(2500);
+    expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 2500 }, (_, i) => i + 2));
+    expect(rows.slice(0, 100)).toEqual(job.skippedRows);
+    expect(rows[2499].reason).toMatch(/^ChargePeriodStart 2020-01-01T00:00:00.000Z is outside/);
+    expect((await svc.get(`/sync/jobs/${job.id}/skipped`)).body.data).toHaveLength(100);
+    const unknown = await svc.get('/sync/jobs/nope/skipped');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe('Sync job not found: nope');
   });
 
   it('include a quote left open to the end of the file', async () => {

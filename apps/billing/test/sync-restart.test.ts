@@ -13,7 +13,10 @@ import {
   testDatabaseServer,
   type ServiceUnderTest,
 } from '@platform/testing';
+import { UPLOAD_CUT_SHORT } from '../src/adapters/focus-upload';
 import { billing } from '../src/index';
+import { focusStream } from './focus-fixtures';
+import { MiB, paused, stagingJob, stored, upload } from './upload-helpers';
 
 // Sync jobs across a crash: a real billing process killed mid-sync, and a restarted service that
 // finds what it left. A crashed process's lease runs for 30 s; rather than wait, the tests expire
@@ -128,6 +131,39 @@ it('fails a token sync cleanly when its process is killed mid-sync: never stuck 
   expect(job.completedAt).not.toBeNull();
   expect(provider.calls()).toBe(1);
   expect([...first.output, ...second.output].join('\n')).not.toContain(TOKEN);
+}, 60_000);
+
+it('fails an upload whose process died before the whole file had arrived, and drops its rows', async () => {
+  const store = await storage();
+  const first = await startProcess(main, store.env);
+  cleanups.push(() => first.stop());
+  const client = paused(focusStream(3 * MiB).body, MiB);
+  void upload(first.url, client.body).catch(() => undefined);
+  const job = await stagingJob({
+    get: (path) => call('GET', `${first.url}/api/v1/billing${path}`),
+  });
+  await first.kill('SIGKILL');
+  client.resume();
+  const db = await store.open();
+  try {
+    await expireLeases(db);
+  } finally {
+    await db.close();
+  }
+  const second = await startProcess(main, store.env);
+  cleanups.push(() => second.stop());
+  let found;
+  do {
+    await sleep(50);
+    found = (await call('GET', `${second.url}/api/v1/billing/sync/jobs/${job.id}`)).body.data;
+  } while (found.status === 'running');
+  expect(found).toMatchObject({ status: 'failed', error: UPLOAD_CUT_SHORT, itemsCreated: 0 });
+  const after = await store.open();
+  try {
+    expect(await stored(after)).toMatchObject({ staged: 0 });
+  } finally {
+    await after.close();
+  }
 }, 60_000);
 
 describe('a restarted service', () => {

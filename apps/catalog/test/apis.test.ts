@@ -170,14 +170,30 @@ describe('services providing and consuming APIs', () => {
     expect((await svc.get('/services/shop')).body.data.providesApis).toHaveLength(1);
   });
 
-  it('removes a deleted API from every service, and a deleted service from every API', async () => {
+  it('keeps an API that services provide or consume (409 naming them), and deletes it once none does', async () => {
     const orders = await api('orders');
     const events = await api('events', { type: 'asyncapi' });
     await svc.service('shop', { providesApis: ['orders', 'events'] });
-    await svc.service('web', { consumesApis: ['orders'] });
+    await svc.service('Web', { consumesApis: ['orders'] });
+    await svc.service('admin', { consumesApis: ['orders'] });
+    const refused = await svc.del('/apis/orders');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toEqual({
+      code: 'CONFLICT',
+      message:
+        'API orders still has services providing it: shop; services consuming it: admin, Web',
+    });
+    expect((await svc.get('/services/shop')).body.data.providesApis).toEqual([
+      orders.id,
+      events.id,
+    ]);
+    expect((await svc.del('/apis/events')).body.error.message).toBe(
+      'API events still has services providing it: shop',
+    );
+    await svc.put('/services/shop', { providesApis: ['events'] });
+    await svc.del('/services/Web');
+    await svc.put('/services/admin', { consumesApis: [] });
     expect((await svc.del('/apis/orders')).status).toBe(200);
-    expect((await svc.get('/services/shop')).body.data.providesApis).toEqual([events.id]);
-    expect((await svc.get('/services/web')).body.data.consumesApis).toEqual([]);
     expect((await svc.get(`/apis/${orders.id}`)).status).toBe(404);
     await svc.del('/services/shop');
     expect((await svc.get('/apis/events')).body.data.providedBy).toEqual([]);

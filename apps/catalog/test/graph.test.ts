@@ -145,8 +145,11 @@ describe('GET /deps/:idOrName?include=apis', () => {
     expect(nodes(await graph('shop?include=apis&depth=1'))).toEqual(['shop@0', 'orders-svc@1']);
   });
 
-  it('forgets a deleted API at once', async () => {
-    await svc.del('/apis/orders');
+  it('forgets a deleted API at once (deleted once no service provides or consumes it)', async () => {
+    expect((await svc.del('/apis/orders')).status).toBe(409);
+    await svc.put('/services/shop', { consumesApis: [] });
+    await svc.put('/services/orders-svc', { providesApis: [] });
+    expect((await svc.del('/apis/orders')).status).toBe(200);
     expect(nodes(await graph('shop?include=apis'))).toEqual(['shop@0']);
     expect((await svc.get('/deps/shop?include=everything')).status).toBe(400);
   });

@@ -78,3 +78,50 @@ it('never claims its own run again, and a run taken over elsewhere writes nothin
     result: 'done by second',
   });
 });
+
+it('fences a transaction of the handler: a run that lost its job writes nothing, one that holds it writes', async () => {
+  await sql`create table fencing.work (who text)`.execute(db.kysely);
+  const q = new JobQueue(db.schema('fencing'), quiet, { instance: 'fenced', leaseMs: 60_000 });
+  queues.push(q);
+  const gates: Array<() => void> = [];
+  const outcomes: string[] = [];
+  const kind = q.define<{ name: string }>({
+    kind: 'fenced',
+    handler: async ({ name }, { fence, signal }) => {
+      await new Promise<void>((resolve) => gates.push(resolve));
+      try {
+        await db
+          .schema('fencing')
+          .transaction()
+          .execute(async (trx) => {
+            await fence(trx);
+            await sql`insert into fencing.work values (${name})`.execute(trx);
+          });
+        outcomes.push(`${name} wrote`);
+      } catch (error) {
+        outcomes.push(`${name}: ${(error as Error).message}; aborted ${signal.aborted}`);
+      }
+    },
+  });
+  const { job: kept } = await kind.start({ name: 'kept' });
+  const { job: lost } = await kind.start({ name: 'lost' });
+  // Another instance claims the second job (attempt 2) while its first run still waits.
+  await tables()
+    .updateTable('jobs')
+    .set({ attempts: 2, locked_by: 'other' })
+    .where('id', '=', lost.id)
+    .execute();
+  for (let i = 0; gates.length < 2 && i < 100; i++) await sleep(10);
+  gates.splice(0).forEach((open) => open());
+  for (let i = 0; outcomes.length < 2 && i < 200; i++) await sleep(10);
+  expect(outcomes.sort()).toEqual([
+    'kept wrote',
+    `lost: Job ${lost.id} was taken over by another run; this one writes nothing; aborted true`,
+  ]);
+  const written = await sql<{ who: string }>`select who from fencing.work`.execute(db.kysely);
+  expect(written.rows).toEqual([{ who: 'kept' }]);
+  // The run that lost the job wrote nothing on it either; the other's claim stands.
+  expect(await job(lost.id)).toMatchObject({ status: 'running', attempts: 2, locked_by: 'other' });
+  for (let i = 0; (await job(kept.id)).status === 'running' && i < 100; i++) await sleep(10);
+  expect(await job(kept.id)).toMatchObject({ status: 'completed', attempts: 1 });
+});

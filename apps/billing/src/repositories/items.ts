@@ -1,6 +1,6 @@
-import { jsonb, sql } from '@platform/db';
+import { jsonb, sql, type RawBuilder } from '@platform/db';
 import type { SyncedItem } from '../adapters/adapter.js';
-import type { BillingDb, ItemChanges, ItemRow, NewItem, Page } from '../database.js';
+import type { BillingDb, ItemChanges, ItemRow, ItemsTable, NewItem, Page } from '../database.js';
 
 /** The filters of item lists and reports (spec 4.6). */
 export interface ItemFilter {
@@ -96,10 +96,37 @@ export function searchItems(db: BillingDb, term: string, limit: number): Promise
     .execute();
 }
 
+/** What a sync overwrites on an item it finds again; its tags, category and service stay. */
+export const SYNC_OVERWRITES = [
+  'name',
+  'amount',
+  'exact_amount',
+  'currency',
+  'description',
+  'date',
+] as const satisfies ReadonlyArray<keyof ItemsTable>;
+/** A FOCUS import overwrites its recurrence and dimensions too. */
+export const FOCUS_OVERWRITES = [
+  ...SYNC_OVERWRITES,
+  'recurring',
+  'period',
+  'dimensions',
+] as const satisfies ReadonlyArray<keyof ItemsTable>;
+
+/** The `do update set` of an upsert: these columns from the row proposed, and updated_at now. */
+export function overwriteWithExcluded<C extends keyof ItemsTable>(columns: readonly C[]) {
+  const set = Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)]));
+  // A column takes the proposed row's value of that same column: its type, whatever it is.
+  return { ...set, updated_at: sql<Date>`now()` } as Record<C, RawBuilder<never>> & {
+    updated_at: RawBuilder<Date>;
+  };
+}
+
 /**
- * Upserts a provider's items by (provider, provider_ref): new ones are tagged `synced`, known ones
- * get the provider's name, amount, currency, description and date. Answers the counts as a sync
- * job stores them. Run it in a transaction (completeSyncJob does), so a sync stores all or nothing.
+ * Upserts a provider's items by (provider, provider_ref): new ones are tagged `synced` (source:
+ * the provider), known ones get the provider's name, amount, currency, description and date.
+ * Answers the counts as a sync job stores them. Run it in a transaction (completeSyncJob does), so
+ * a sync stores all or nothing.
  */
 export async function upsertProviderItems(
   trx: BillingDb,
@@ -119,20 +146,13 @@ export async function upsertProviderItems(
         provider,
         provider_ref: providerRef,
         tags: jsonb(['synced']),
+        source: provider,
       })
       .onConflict((oc) =>
         oc
           .columns(['provider', 'provider_ref'])
           .where('provider_ref', 'is not', null)
-          .doUpdateSet((eb) => ({
-            name: eb.ref('excluded.name'),
-            amount: eb.ref('excluded.amount'),
-            exact_amount: eb.ref('excluded.exact_amount'),
-            currency: eb.ref('excluded.currency'),
-            description: eb.ref('excluded.description'),
-            date: eb.ref('excluded.date'),
-            updated_at: sql`now()`,
-          })),
+          .doUpdateSet(overwriteWithExcluded(SYNC_OVERWRITES)),
       )
       .returning(sql<boolean>`xmax = 0`.as('inserted'))
       .executeTakeFirstOrThrow();

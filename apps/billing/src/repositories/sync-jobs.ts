@@ -24,6 +24,7 @@ export async function finishSyncJob(
     | 'status'
     | 'items_created'
     | 'items_updated'
+    | 'items_deleted'
     | 'error'
     | 'rows_read'
     | 'rows_written'
@@ -39,14 +40,19 @@ export async function finishSyncJob(
     .execute();
 }
 
-/** Upserts a sync's items and completes its job with the counts, in one transaction. */
+/**
+ * Upserts a sync's items and completes its job with the counts, in one transaction, first fenced
+ * (`fence` throws when this run no longer holds the durable job).
+ */
 export function completeSyncJob(
   db: BillingDb,
   id: string,
   provider: string,
   items: Array<SyncedItem & { id: string }>,
+  fence: (trx: BillingDb) => Promise<void>,
 ) {
   return db.transaction().execute(async (trx) => {
+    await fence(trx);
     const counts = await upsertProviderItems(trx, provider, items);
     await finishSyncJob(trx, id, { status: 'completed', ...counts });
     return counts;

@@ -1,9 +1,9 @@
-import type { Readable } from 'node:stream';
 import {
   ApiError,
   badRequest,
   JobFailure,
   newId,
+  type JobContext,
   notFound,
   ok,
   parseInstant,
@@ -12,14 +12,15 @@ import {
 } from '@platform/core';
 import { ProviderError, type Adapter } from '../adapters/adapter.js';
 import { anthropicAdapter } from '../adapters/anthropic.js';
-import { focusAdapter, importFocus } from '../adapters/focus.js';
+import { focusAdapter, stageFocus } from '../adapters/focus.js';
+import { receiveUpload, UPLOAD_CUT_SHORT, type Staging } from '../adapters/focus-upload.js';
 import { openaiAdapter } from '../adapters/openai.js';
-import type { BillingRoutes, SyncJobRow } from '../database.js';
+import type { BillingDb, BillingRoutes } from '../database.js';
 import {
-  deleteUpload,
+  clearStagedRows,
   discardImport,
-  readUpload,
-  storeUploadChunk,
+  listSkippedRows,
+  mergeStagedRows,
 } from '../repositories/focus-imports.js';
 import {
   completeSyncJob,
@@ -32,24 +33,13 @@ import {
   AdapterSchema,
   SyncJobListQuery,
   SyncJobParams,
+  SkippedRowListQuery,
+  SkippedRowSchema,
   SyncJobSchema,
   SyncRequestSchema,
+  toSyncJob,
   UploadQuery,
-  type SyncJob,
 } from '../schemas/sync.js';
-
-const toSyncJob = (row: SyncJobRow): SyncJob => ({
-  ...row,
-  itemsCreated: row.items_created,
-  itemsUpdated: row.items_updated,
-  projectId: row.project_id,
-  rowsRead: row.rows_read,
-  rowsWritten: row.rows_written,
-  rowsSkipped: row.rows_skipped,
-  skippedRows: row.skipped,
-  startedAt: row.started_at.toISOString(),
-  completedAt: row.completed_at?.toISOString() ?? null,
-});
 
 /**
  * A sync as the durable job stores it: never the token, which reaches the run from the request's
@@ -63,13 +53,9 @@ interface SyncPayload {
   projectId?: string;
   /** A FOCUS CSV sent in the JSON body (small files). */
   csv?: string;
-  /** A FOCUS CSV uploaded to POST /sync/focus: its bytes are in focus_uploads under syncJobId. */
+  /** A FOCUS CSV uploaded to POST /sync/focus: the request stages its rows, the job merges. */
   upload?: boolean;
 }
-
-/** The largest FOCUS upload (bytes), and the size of the pieces it is stored in. */
-export const MAX_UPLOAD_BYTES = 2 ** 30;
-const UPLOAD_CHUNK_BYTES = 2 * 2 ** 20;
 
 export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
   /** The sync adapters by name, in the order GET /sync/adapters lists them. */
@@ -80,40 +66,60 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
   };
   const adapterNames = Object.keys(adapters).join(', ');
 
+  /** The uploads this process receives, by sync job: settled once all rows are staged. */
+  const receiving = new Map<string, Promise<void>>();
+
   /**
    * Fetches the adapter's items, then upserts them by (provider, providerRef) and completes the
-   * sync job in one transaction. A provider's error fails the job at once with the provider's
-   * words; anything else is logged and fails it with a pointer to the log (a token-less sync is
-   * tried again first). No message ever carries the token.
+   * sync job in one fenced transaction. A FOCUS CSV is staged first (an upload is staged by its
+   * request), then merged. A provider's error fails the job at once with the provider's words;
+   * anything else is logged and fails it with a pointer to the log (a token-less sync is tried
+   * again first). No message ever carries the token.
    */
-  async function runSync(payload: SyncPayload, token: string | undefined, signal: AbortSignal) {
+  async function runSync(
+    payload: SyncPayload,
+    token: string | undefined,
+    ctx: JobContext<unknown>,
+  ) {
     const { syncJobId, provider, from, to, projectId, csv, upload } = payload;
+    const fence = (trx: BillingDb) => ctx.fence(trx);
+    const staging = receiving.get(syncJobId);
     // A run that finished the sync job but died before the durable job did: nothing left to do.
     if ((await findSyncJob(db, syncJobId))?.status !== 'running') return null;
     const adapter = adapters[provider];
     const window = { from: new Date(from), to: new Date(to) };
     try {
+      if (upload) {
+        // Received here: wait for the last row. Elsewhere (a process that died): it was all
+        // staged (the upload answered 202), or it never will be.
+        if (staging) await staging;
+        else if (!(await findSyncJob(db, syncJobId))?.staged_at)
+          throw new JobFailure(UPLOAD_CUT_SHORT);
+        return await mergeStagedRows(db, syncJobId, window, fence);
+      }
       if (!adapter.fetch) {
-        const source = upload ? readUpload(db, syncJobId) : [csv ?? ''];
-        return await importFocus(db, syncJobId, source, window, signal);
+        await clearStagedRows(db, syncJobId);
+        await stageFocus(db, syncJobId, [csv ?? ''], window, ctx.signal);
+        return await mergeStagedRows(db, syncJobId, window, fence);
       }
       const request = { ...window, token, projectId };
       const items = (await adapter.fetch(request)).map((item) => ({ ...item, id: newId(12) }));
-      return await completeSyncJob(db, syncJobId, adapter.name, items);
+      return await completeSyncJob(db, syncJobId, adapter.name, items, fence);
     } catch (error) {
-      if (error instanceof ProviderError) throw new JobFailure(error.message);
+      if (error instanceof ProviderError || error instanceof JobFailure)
+        throw new JobFailure(error.message);
       app.log.error({ err: error, job: syncJobId }, 'sync failed');
       throw new Error('The sync failed; see the service log');
     }
   }
 
   // A sync given a token runs once, in this process: after a crash it fails as interrupted (the
-  // token is gone). A FOCUS sync (its CSV is in the payload or in focus_uploads) is run again, up
-  // to 3 times in all; what it staged is dropped when it ends either way.
+  // token is gone). A FOCUS sync (its CSV in the payload, or an upload all staged) is run again,
+  // up to 3 times in all; what it staged is dropped when it ends either way.
   const syncs = jobs.define<SyncPayload, unknown, { token: string }>({
     kind: 'sync',
     maxAttempts: 3,
-    handler: (payload, { transient, signal }) => runSync(payload, transient?.token, signal),
+    handler: (payload, ctx) => runSync(payload, ctx.transient?.token, ctx),
     onFail: async (trx, job, error) => {
       await finishSyncJob(trx, job.payload.syncJobId, { status: 'failed', error });
       if (!adapters[job.payload.provider]?.fetch) await discardImport(trx, job.payload.syncJobId);
@@ -144,7 +150,7 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
         operationId: 'startSync',
         summary: 'Sync costs from a provider',
         description:
-          'Starts a job and answers 202 with it (status running); GET /sync/jobs/:id shows it completed or failed. Items are upserted by (provider, providerRef): a repeated sync updates them. The token is used for this call only: never stored or logged. A sync cut short by a restart of the service ends failed (Interrupted: ...) when it used a token; a FOCUS sync is run again.',
+          'Starts a job and answers 202 with it (status running); GET /sync/jobs/:id shows it completed or failed. Items are upserted by (provider, providerRef): a repeated sync updates them. A FOCUS import is the truth for its window: items that earlier FOCUS imports made in from-to, for the providers the file has rows of (and the provider focus), and that the file no longer has are removed (itemsDeleted); items made by hand or by other adapters never are. The token is used for this call only: never stored or logged. A sync cut short by a restart of the service ends failed (Interrupted: ...) when it used a token; a FOCUS sync is run again.',
         body: SyncRequestSchema,
         response: responses({ 202: SyncJobSchema }),
       },
@@ -164,9 +170,10 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
     },
   );
 
-  // A FOCUS CSV as the request body, streamed: its bytes go to focus_uploads as they arrive (a
-  // chunk in memory at a time), then the sync job reads them. The text/csv parser hands the body
-  // over as a stream, in this route's own scope only; other routes still take JSON only.
+  // A FOCUS CSV as the request body, parsed as it arrives: the sync job is made at the first
+  // byte, the rows are staged in batches (one in memory at a time), and 202 answers once all are
+  // staged; the durable job then merges them. The text/csv parser hands the body over as a
+  // stream, in this route's own scope only; other routes still take JSON only.
   await app.register(async (uploads) => {
     uploads.addContentTypeParser('text/csv', (_request, body, done) => done(null, body));
     uploads.post(
@@ -175,7 +182,7 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
         schema: {
           operationId: 'uploadFocus',
           summary: 'Sync costs from an uploaded FOCUS CSV',
-          description: `The body is the CSV itself (content-type text/csv, up to ${MAX_UPLOAD_BYTES} bytes), read as it arrives. Answers 202 with the sync job, as POST /sync does; GET /sync/jobs/:id shows rowsRead, rowsWritten and rowsSkipped as the job goes.`,
+          description: `The body is the CSV itself (content-type text/csv, up to BILLING_FOCUS_MAX_BYTES bytes, 1 GiB by default), parsed as it arrives: GET /sync/jobs/:id shows rowsRead, rowsWritten and rowsSkipped while it uploads. Answers 202 with the sync job once every row is staged; the job then merges them into items and completes. The file is the truth for its window: items that earlier FOCUS imports made in from-to, for the providers this file has rows of (and the provider focus), and that this file no longer has are removed (itemsDeleted); items made by hand or by other adapters never are. An upload cut short, too large or not a FOCUS CSV fails its sync job and leaves no row behind.`,
           querystring: UploadQuery,
           response: responses({ 202: SyncJobSchema }),
         },
@@ -189,46 +196,29 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
           );
         const { from, to } = request.query as { from: string; to: string };
         const payload = { syncJobId: newId(12), provider: 'focus', ...rangeOf(from, to) };
-        await receiveUpload(request.body as Readable, payload.syncJobId);
-        const job = await startSync({ ...payload, upload: true }, undefined);
-        return reply.code(202).send(ok(job));
+        const window = { from: new Date(payload.from), to: new Date(payload.to) };
+        const staging: Staging = {
+          start: () => startSync({ ...payload, upload: true }, undefined),
+          stage: (body) => stageFocus(db, payload.syncJobId, body, window),
+          track: (staged) => receiving.set(payload.syncJobId, staged),
+          untrack: () => receiving.delete(payload.syncJobId),
+          log: request.log,
+        };
+        const row = await receiveUpload(
+          db,
+          request.raw,
+          payload.syncJobId,
+          config.focusMaxBytes,
+          staging,
+        ).catch((error: unknown) => {
+          // Answered before the whole body arrived (413, 400): the connection ends with it.
+          if (!request.raw.complete) reply.header('connection', 'close');
+          throw error;
+        });
+        return reply.code(202).send(ok(toSyncJob(row)));
       },
     );
   });
-
-  /** Stores a request body in focus_uploads as it arrives; removes what it stored on failure. */
-  async function receiveUpload(body: Readable, uploadId: string) {
-    let size = 0;
-    let seq = 0;
-    let pending: Buffer[] = [];
-    let pendingSize = 0;
-    const store = async () => {
-      await storeUploadChunk(db, uploadId, seq++, Buffer.concat(pending));
-      pending = [];
-      pendingSize = 0;
-    };
-    try {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > MAX_UPLOAD_BYTES)
-          throw new ApiError(
-            'PAYLOAD_TOO_LARGE',
-            `Request body exceeds the limit of ${MAX_UPLOAD_BYTES} bytes`,
-          );
-        pending.push(chunk);
-        pendingSize += chunk.length;
-        if (pendingSize >= UPLOAD_CHUNK_BYTES) {
-          await store();
-          await new Promise((resolve) => setImmediate(resolve)); // see importFocus
-        }
-      }
-      if (pendingSize > 0) await store();
-      if (size === 0) throw badRequest('The request body is empty; send the FOCUS CSV as text/csv');
-    } catch (error) {
-      await deleteUpload(db, uploadId);
-      throw error;
-    }
-  }
 
   app.get(
     '/sync/jobs',
@@ -257,6 +247,23 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
       const row = await findSyncJob(db, request.params.id);
       if (!row) throw notFound('Sync job', request.params.id);
       return ok(toSyncJob(row));
+    },
+  );
+
+  app.get(
+    '/sync/jobs/:id/skipped',
+    {
+      schema: {
+        operationId: 'listSkippedRows',
+        summary: "Every row a sync job skipped, in file order (the job's skippedRows is a preview)",
+        params: SyncJobParams,
+        querystring: SkippedRowListQuery,
+        response: responses({ 200: Type.Array(SkippedRowSchema) }),
+      },
+    },
+    async ({ params, query }) => {
+      if (!(await findSyncJob(db, params.id))) throw notFound('Sync job', params.id);
+      return ok(await listSkippedRows(db, params.id, query));
     },
   );
 

@@ -1,5 +1,5 @@
 import { IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
-import { SYNC_JOB_STATUSES } from '../database.js';
+import { SYNC_JOB_STATUSES, type SyncJobRow } from '../database.js';
 import { Day } from './items.js';
 
 export const SyncRequestSchema = Type.Object({
@@ -19,12 +19,21 @@ export const SyncRequestSchema = Type.Object({
   ),
 });
 
+export const SkippedRowSchema = Type.Object({
+  row: Type.Integer({ description: 'Line of the file (the header is line 1)' }),
+  reason: Type.String(),
+});
+
 export const SyncJobSchema = Type.Object({
   id: Type.String(),
   provider: Type.String(),
   status: Type.Enum([...SYNC_JOB_STATUSES]),
   itemsCreated: Type.Integer(),
   itemsUpdated: Type.Integer(),
+  itemsDeleted: Type.Integer({
+    description:
+      'FOCUS: items of earlier FOCUS imports in the window, of the providers of this file, that this file no longer has and that were removed (0 for other adapters)',
+  }),
   error: Nullable(Type.String()),
   from: Nullable(Type.String()),
   to: Nullable(Type.String()),
@@ -34,17 +43,29 @@ export const SyncJobSchema = Type.Object({
   rowsSkipped: Type.Integer({
     description: 'FOCUS: rows skipped so far (outside from-to, or unreadable)',
   }),
-  skippedRows: Type.Array(
-    Type.Object({
-      row: Type.Integer({ description: 'Line of the file (the header is line 1)' }),
-      reason: Type.String(),
-    }),
-    { description: 'The first 100 skipped rows, by line; rowsSkipped counts them all' },
-  ),
+  skippedRows: Type.Array(SkippedRowSchema, {
+    description:
+      'A preview: the first 100 skipped rows, by line; rowsSkipped counts them all, GET /sync/jobs/:id/skipped lists them all',
+  }),
   startedAt: IsoTimestamp,
   completedAt: Nullable(IsoTimestamp),
 });
 export type SyncJob = Static<typeof SyncJobSchema>;
+
+/** A sync job row as the API shows it. */
+export const toSyncJob = (row: SyncJobRow): SyncJob => ({
+  ...row,
+  itemsCreated: row.items_created,
+  itemsUpdated: row.items_updated,
+  itemsDeleted: row.items_deleted,
+  projectId: row.project_id,
+  rowsRead: row.rows_read,
+  rowsWritten: row.rows_written,
+  rowsSkipped: row.rows_skipped,
+  skippedRows: row.skipped,
+  startedAt: row.started_at.toISOString(),
+  completedAt: row.completed_at?.toISOString() ?? null,
+});
 
 /** Where an uploaded FOCUS CSV's rows count: POST /sync/focus?from=&to=. */
 export const UploadQuery = Type.Object({
@@ -55,6 +76,8 @@ export const UploadQuery = Type.Object({
 export const SyncJobListQuery = PagedQuery({
   provider: Type.Optional(Type.String({ description: 'Only the jobs of this adapter' })),
 });
+
+export const SkippedRowListQuery = PagedQuery({});
 
 export const SyncJobParams = Type.Object({ id: Type.String({ description: 'Sync job id' }) });
 

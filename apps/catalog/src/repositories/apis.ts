@@ -90,6 +90,14 @@ export async function updateApi(db: CatalogDb, id: string, changes: Updateable<A
 }
 
 /** Removes the API; services providing or consuming it lose it (ON DELETE CASCADE). */
-export async function deleteApi(db: CatalogDb, id: string) {
-  await db.deleteFrom('apis').where('id', '=', id).execute();
+/** Removes the API unless a service provides or consumes it; false when it is still used. */
+export async function deleteUnusedApi(db: CatalogDb, id: string) {
+  const { numDeletedRows } = await db
+    .deleteFrom('apis')
+    .where('id', '=', id)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('service_apis').select('api_id').where('api_id', '=', id))),
+    )
+    .executeTakeFirst();
+  return numDeletedRows > 0n;
 }

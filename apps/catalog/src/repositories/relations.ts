@@ -87,3 +87,18 @@ export async function servicesUsing(db: CatalogDb, apiIds: string[]) {
     using.get(row.api_id)![row.relation === 'provides' ? 'providedBy' : 'consumedBy'] = row.ids;
   return using;
 }
+
+/** The names of the services providing and consuming an API, by name: what a refused delete names. */
+export async function serviceNamesUsing(db: CatalogDb, apiId: string) {
+  const rows = await db
+    .selectFrom('service_apis as sa')
+    .innerJoin('services as s', 's.id', 'sa.service_id')
+    .select(['sa.relation', 's.name'])
+    .where('sa.api_id', '=', apiId)
+    .orderBy(sql`lower(s.name)`)
+    .orderBy('s.id')
+    .execute();
+  const named = (relation: ApiRelation) =>
+    rows.filter((row) => row.relation === relation).map((row) => row.name);
+  return { providing: named('provides'), consuming: named('consumes') };
+}

@@ -1,4 +1,5 @@
 import {
+  conflict,
   IdOrNameParams,
   newId,
   ok,
@@ -11,7 +12,7 @@ import {
 } from '@platform/core';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
 import {
-  deleteApi,
+  deleteUnusedApi,
   findApi,
   getApi,
   insertApi,
@@ -19,6 +20,7 @@ import {
   updateApi,
 } from '../repositories/apis.js';
 import { linkedGroup, linkId } from '../repositories/groups.js';
+import { serviceNamesUsing } from '../repositories/relations.js';
 import {
   API_BODY_LIMIT,
   ApiInputSchema,
@@ -26,7 +28,6 @@ import {
   ApiSchema,
   ApiSummarySchema,
   ApiUpdateSchema,
-  type Api,
   type ApiInput,
 } from '../schemas/apis.js';
 
@@ -86,7 +87,7 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
       const { name, type } = request.body;
       const insert = () => insertApi(db, { ...columns, id, name, type, tags: columns.tags ?? [] });
       await orConflict(insert, apiNameTaken(name));
-      return reply.code(201).send(ok(toApi(await getApi(db, id)) as Api));
+      return reply.code(201).send(ok(toApi(await getApi(db, id))));
     },
   );
 
@@ -102,7 +103,7 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
     },
     async (request) => {
       const { id } = await findApi(db, request.params.idOrName);
-      return ok(toApi(await getApi(db, id)) as Api);
+      return ok(toApi(await getApi(db, id)));
     },
   );
 
@@ -125,7 +126,7 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
       const columns = await columnsOf(db, request.body);
       const update = () => updateApi(db, id, columns);
       await (name === undefined ? update() : orConflict(update, apiNameTaken(name)));
-      return ok(toApi(await getApi(db, id)) as Api);
+      return ok(toApi(await getApi(db, id)));
     },
   );
 
@@ -136,15 +137,22 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
         operationId: 'deleteApi',
         summary: 'Remove an API',
         description:
-          'Answers with the removed API. Services that provided or consumed it no longer list it.',
+          'Answers with the removed API. Refused (409, naming them) while services provide or consume it, as systems and owners are while services point at them.',
         params: IdOrNameParams,
         response: responses({ 200: ApiSchema }),
       },
     },
     async (request) => {
       const api = await getApi(db, (await findApi(db, request.params.idOrName)).id);
-      await deleteApi(db, api.id);
-      return ok(toApi(api) as Api);
+      const { providing, consuming } = await serviceNamesUsing(db, api.id);
+      const uses = [
+        providing.length > 0 && `services providing it: ${providing.join(', ')}`,
+        consuming.length > 0 && `services consuming it: ${consuming.join(', ')}`,
+      ].filter(Boolean);
+      if (uses.length > 0) throw conflict(`API ${api.name} still has ${uses.join('; ')}`);
+      // A service that came to use it between the check and the delete keeps it.
+      if (!(await deleteUnusedApi(db, api.id))) throw conflict(`API ${api.name} is still in use`);
+      return ok(toApi(api));
     },
   );
 };

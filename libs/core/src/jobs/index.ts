@@ -13,6 +13,9 @@
  *   lease expires and another instance (or the same service after a restart) takes it over:
  *   resumable jobs run again, up to maxAttempts; the others fail with INTERRUPTED.
  * - A failed run is retried with backoff, up to maxAttempts, unless the handler threw JobFailure.
+ * - Only the run that still holds a job records its end; a handler that writes its work in a
+ *   transaction of its own calls `ctx.fence(trx)` first, so that a run that lost its lease writes
+ *   nothing (the job's row stays locked, so none can take it over, until the transaction ends).
  * - Closing the app stops claiming, waits up to `drainMs` for the runs under way, and leaves what
  *   still runs to lease expiry.
  *

@@ -5,6 +5,7 @@ import {
   claimDue,
   finishJob,
   insertJob,
+  lockHeld,
   renewLease,
   schedulePeriodic,
   type Job,
@@ -189,10 +190,16 @@ export class JobQueue<DB = unknown> {
     abort.signal.addEventListener('abort', () => clearInterval(heartbeat));
     let outcome: Outcome;
     try {
+      const fence = async <T>(db: Kysely<T>) => {
+        if (await lockHeld(db as unknown as JobsDb, job, this.instance)) return;
+        abort.abort();
+        throw new Error(`Job ${job.id} was taken over by another run; this one writes nothing`);
+      };
       const result = await definition.handler(job.payload, {
         job,
         transient,
         signal: abort.signal,
+        fence,
       });
       outcome = definition.repeatMs
         ? { status: 'queued', afterMs: definition.repeatMs, error: null, resetAttempts: true }

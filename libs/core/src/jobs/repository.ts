@@ -145,6 +145,23 @@ export async function renewLease(db: JobsDb, run: Run, instance: string, leaseMs
   return numUpdatedRows > 0n;
 }
 
+/**
+ * Locks the job's row for the rest of the transaction `db` if this run still holds it (see
+ * heldBy); false when it does not. A claim skips locked rows, so none can take the job meanwhile.
+ */
+export async function lockHeld(db: JobsDb, run: Run, instance: string) {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('id', '=', run.id)
+    .where('attempts', '=', run.attempts)
+    .where('locked_by', '=', instance)
+    .where('status', '=', 'running')
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** How a run ended. */
 export type Outcome =
   | { status: 'completed'; result: unknown }

@@ -15,6 +15,13 @@ export interface JobContext<Transient> {
   transient: Transient | undefined;
   /** Aborted when this instance stops waiting for the run (closing) or lost the job's lease. */
   signal: AbortSignal;
+  /**
+   * Fences a transaction of the handler's: locks the job's row until `db` (the transaction) ends,
+   * and throws, aborting `signal`, unless this run still holds the job (no claim of it since).
+   * Call it first in the transaction that writes the run's work: a run that lost its lease then
+   * writes nothing, and while the lock is held no other instance can claim the job.
+   */
+  fence<DB>(db: Kysely<DB>): Promise<void>;
 }
 
 /** A kind of job: its handler and what to do when a run fails or is interrupted. */
