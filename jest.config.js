@@ -9,7 +9,9 @@ module.exports = {
     ],
   },
   // typebox 1.x, cookie and content-disposition are ESM-only; Jest needs them transformed to CommonJS.
-  transformIgnorePatterns: ['/node_modules/(?!(typebox|cookie|content-disposition)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(typebox|cookie|content-disposition|jose|openid-client|oauth4webapi|oauth2-mock-server|is-plain-obj)/)',
+  ],
   moduleNameMapper: {
     '^@platform/(core|db|client|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^@platform/([a-z-]+)$': '<rootDir>/apps/$1/src/index.ts',

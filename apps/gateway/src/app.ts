@@ -1,6 +1,7 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import {
+  authenticateRequests,
   buildServiceApp,
   createApp,
   loggerOptions,
@@ -22,6 +23,8 @@ export interface GatewayOptions {
   db: PlatformDatabase;
   services: readonly ServiceManifest[];
   logger?: boolean;
+  /** Where log lines go (default stdout): tests read them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Migrates the gateway's own schema and every service's (disabled ones too: a flag can flip). */
@@ -35,7 +38,8 @@ export async function migrateAll(db: PlatformDatabase, services: readonly Servic
  * fallback), gated by its feature flag at request time so that a flag flipped at runtime takes
  * effect at once; health, flags, OpenAPI, and the web UIs after all API routes.
  */
-export async function buildGateway({ config, db, services, logger }: GatewayOptions): Promise<App> {
+export async function buildGateway(options: GatewayOptions): Promise<App> {
+  const { config, db, services, logger, logStream } = options;
   await migrateAll(db, services);
   const defaults = new Map(services.map((s) => [s.name, !s.experimental]));
   const flags = await FeatureFlags.load(
@@ -45,7 +49,10 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
   );
 
   const app = createApp({
-    logger: logger === false ? false : loggerOptions(config.logLevel),
+    logger:
+      logger === false
+        ? false
+        : { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
     notFound: webFallback(config.publicDir, services, flags),
     timeouts: config.timeouts,
     trustProxy: config.trustProxy,
@@ -74,11 +81,20 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
       'x-ratelimit-reset',
     ],
   });
+  // After the security headers and CORS, which every answer carries, 401s included.
+  const identityService = services.find((s) => s.resolver);
+  authenticateRequests(app, {
+    settings: config.auth,
+    resolve: identityService?.resolver?.(db),
+    signInPath: identityService && `${identityService.prefix}/login`,
+  });
   await registerOpenApiCollector(app, services);
 
   const mount = (service: ServiceManifest) => ({
     database: db,
     config: config.services[service.name],
+    auth: config.auth,
+    platform: { app: () => app },
   });
   const fallbacks = new Map<string, App>();
   for (const service of services) {
@@ -100,6 +116,7 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
     proxies: config.proxies,
     inProcess: (name) => fallbacks.get(name) ?? app,
     healthTimeoutMs: config.healthTimeoutMs,
+    auth: config.auth,
   });
   await registerOpenApiRoutes(app, { services, flags, fallbacks });
 
@@ -121,9 +138,11 @@ export async function buildGateway({ config, db, services, logger }: GatewayOpti
             bodyLimit: config.proxyBodyLimit,
             timeoutMs: config.proxyTimeoutMs,
             retryAfterMs: config.proxyRetryMs,
+            auth: config.auth,
           });
         } else {
-          await scope.register(service.plugin, { ...mount(service), jobs: true });
+          // The gateway's hook has identified every request already.
+          await scope.register(service.plugin, { ...mount(service), jobs: true, trusted: true });
         }
       },
       { prefix: service.prefix },

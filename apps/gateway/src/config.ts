@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import {
+  AUTH_VARIABLES,
+  authSettings,
   ConfigError,
   MiB,
   SERVER_VARIABLES,
@@ -18,6 +20,7 @@ import {
  */
 export const GATEWAY_VARIABLES = [
   ...SERVER_VARIABLES,
+  ...AUTH_VARIABLES,
   { name: 'PUBLIC_DIR', default: 'apps/gateway/public', description: 'Folder of the dashboard' },
   {
     name: 'CORS_ORIGINS',
@@ -83,6 +86,7 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
   const upper = (name: string) => name.toUpperCase();
   return {
     ...serverConfig(env, 3000),
+    auth: authSettings(env),
     publicDir: resolve(envString(env, 'PUBLIC_DIR', resolve(__dirname, '..', 'public'))),
     corsOrigins: envString(env, 'CORS_ORIGINS', '*'),
     healthTimeoutMs: envInt(env, 'HEALTH_TIMEOUT_MS', 2000, { min: 100, max: 60_000 }),

@@ -1,5 +1,10 @@
 import { request as undiciRequest } from 'undici';
-import type { App, ServiceManifest } from '@platform/core';
+import {
+  serviceIdentityHeaders,
+  type App,
+  type AuthSettings,
+  type ServiceManifest,
+} from '@platform/core';
 import { withTimeout } from '@platform/db';
 import { mayServeInProcess } from './proxy.js';
 
@@ -17,8 +22,10 @@ interface Probe {
   body: { success?: boolean; data?: { version?: string }; error?: { message?: string } };
 }
 
-async function probeInProcess(app: App, url: string): Promise<Probe> {
-  const response = await app.inject({ method: 'GET', url });
+async function probeInProcess(app: App, url: string, auth: AuthSettings): Promise<Probe> {
+  // Behind the gateway's authentication like any route: the gateway asks as itself.
+  const headers = await serviceIdentityHeaders(auth, 'gateway');
+  const response = await app.inject({ method: 'GET', url, headers });
   return { statusCode: response.statusCode, body: response.json() };
 }
 
@@ -39,6 +46,7 @@ export async function checkService(
   inProcess: App,
   proxyUrl: string | undefined,
   timeoutMs: number,
+  auth: AuthSettings,
 ): Promise<ServiceHealth> {
   const url = `${manifest.prefix}/healthz`;
   let via: ServiceHealth['via'] = proxyUrl ? 'proxy' : 'in-process';
@@ -50,10 +58,10 @@ export async function checkService(
       } catch (error) {
         if (!mayServeInProcess(error, 'GET')) throw error;
         via = 'fallback';
-        probe = await withTimeout(probeInProcess(inProcess, url), timeoutMs, manifest.name);
+        probe = await withTimeout(probeInProcess(inProcess, url, auth), timeoutMs, manifest.name);
       }
     } else {
-      probe = await withTimeout(probeInProcess(inProcess, url), timeoutMs, manifest.name);
+      probe = await withTimeout(probeInProcess(inProcess, url, auth), timeoutMs, manifest.name);
     }
     if (probe.statusCode === 200 && probe.body.success) {
       return { name: manifest.name, status: 'ok', version: probe.body.data?.version, via };

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { type App, type ServiceManifest } from '@platform/core';
+import { SESSION_COOKIE, type App, type ServiceManifest } from '@platform/core';
 import type { FeatureFlags } from './features.js';
 import { GATEWAY_VERSION } from './routes/system.js';
 
@@ -31,6 +31,14 @@ export async function registerOpenApiCollector(app: App, services: readonly Serv
         license: { name: 'Internal use only (UNLICENSED)' },
       },
       servers: [{ url: '/', description: 'The gateway that served this document' }],
+      // When authentication is on, every operation not marked `security: []` needs one of these.
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+        },
+      },
+      security: [{ apiKey: [] }, { session: [] }],
       tags: [
         { name: 'gateway', description: 'Health and feature flags' },
         ...services.map((s) => ({ name: s.name, description: s.title })),

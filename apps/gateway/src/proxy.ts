@@ -1,6 +1,13 @@
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { badGateway, type App, type ServiceManifest } from '@platform/core';
+import {
+  badGateway,
+  IDENTITY_HEADER,
+  signIdentity,
+  type App,
+  type AuthSettings,
+  type ServiceManifest,
+} from '@platform/core';
 
 /** Errors that mean the target never got the request: connect refused, DNS, connect timeout. */
 const UNREACHABLE = new Set([
@@ -80,6 +87,7 @@ export interface ProxyOptions {
   timeoutMs: number;
   /** After the target was unreachable, requests go in-process for this long before it is tried again. */
   retryAfterMs: number;
+  auth: AuthSettings;
 }
 
 /**
@@ -92,6 +100,16 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
   // Outlier ejection, as Envoy does it: a target found unreachable is left alone for a while, so
   // that requests do not each wait for a connect to fail; the first request after that tries it.
   let ejectedUntil = 0;
+  // The caller's identity, as the gateway established it, travels signed: the target (or the
+  // fallback) verifies it instead of checking credentials again.
+  const { auth } = options;
+  if (auth.enabled)
+    scope.addHook('preHandler', async (request) => {
+      request.headers[IDENTITY_HEADER] = await signIdentity(
+        auth.sessionSecret as string,
+        request.identity,
+      );
+    });
   scope.addHook('preHandler', async (request, reply) => {
     if (Date.now() >= ejectedUntil) return;
     await serveInProcess(fallback, request, reply);

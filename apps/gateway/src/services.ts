@@ -3,7 +3,15 @@ import { billing } from '@platform/billing';
 import { catalog } from '@platform/catalog';
 import { ledger } from '@platform/ledger';
 import { palette } from '@platform/palette';
+import { passport } from '@platform/passport';
 import { pulse } from '@platform/pulse';
 
 /** Every service the gateway can mount, in dashboard order. */
-export const SERVICES: readonly ServiceManifest[] = [ledger, catalog, palette, billing, pulse];
+export const SERVICES: readonly ServiceManifest[] = [
+  ledger,
+  catalog,
+  palette,
+  billing,
+  pulse,
+  passport,
+];

@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SERVER_VARIABLES, standaloneConfig, type ServiceManifest } from '@platform/core';
+import {
+  AUTH_VARIABLES,
+  SERVER_VARIABLES,
+  STANDALONE_VARIABLES,
+  standaloneConfig,
+  type ServiceManifest,
+} from '@platform/core';
 import { GATEWAY_VARIABLES, SERVICES, gatewayConfig } from '../src/index';
 
 const root = join(__dirname, '..', '..', '..');
@@ -15,7 +21,14 @@ interface ComposeService {
   ports?: string[];
   depends_on?: Record<string, unknown>;
 }
-const compose = parse(read('docker-compose.yml')) as { services: Record<string, ComposeService> };
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
+/** What compose makes of `${VAR:-default}` when VAR is not set on the host. */
+const interpolated = (env: Record<string, string> = {}) =>
+  Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, v.replace(/\$\{\w+:-([^}]*)\}/g, '$1')]),
+  );
 
 /** Which variables a config reader looks at, by handing it an environment that records reads. */
 function variablesRead(readConfig: (env: Record<string, string | undefined>) => unknown): string[] {
@@ -35,7 +48,9 @@ const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) =>
 
 const serviceVariables = SERVICES.flatMap((s) => s.variables ?? []);
 const standaloneVariables = (service: ServiceManifest) =>
-  [...SERVER_VARIABLES, ...(service.variables ?? [])].map((v) => v.name).sort();
+  [...SERVER_VARIABLES, ...AUTH_VARIABLES, ...STANDALONE_VARIABLES, ...(service.variables ?? [])]
+    .map((v) => v.name)
+    .sort();
 
 const apps = readdirSync(join(root, 'apps')).filter((dir) =>
   existsSync(join(root, 'apps', dir, 'src', 'main.ts')),
@@ -87,7 +102,7 @@ describe('docker-compose.yml', () => {
         `http://${service.name}:${service.defaultPort}`,
       );
     }
-    expect(gatewayConfig(SERVICES, env).proxies).toEqual(
+    expect(gatewayConfig(SERVICES, interpolated(env)).proxies).toEqual(
       Object.fromEntries(SERVICES.map((s) => [s.name, `http://${s.name}:${s.defaultPort}`])),
     );
   });
@@ -102,7 +117,7 @@ describe('docker-compose.yml', () => {
     for (const service of SERVICES) {
       const env = compose.services[service.name].environment ?? {};
       for (const name of Object.keys(env)) expect(standaloneVariables(service)).toContain(name);
-      expect(() => standaloneConfig(service, env)).not.toThrow();
+      expect(() => standaloneConfig(service, interpolated(env))).not.toThrow();
     }
   });
 });
@@ -121,7 +136,13 @@ describe('configuration documentation', () => {
 
   it('has a row for each of them in the README', () => {
     const readme = read('README.md');
-    for (const variable of [...GATEWAY_VARIABLES, ...SERVER_VARIABLES, ...serviceVariables])
+    for (const variable of [
+      ...GATEWAY_VARIABLES,
+      ...SERVER_VARIABLES,
+      ...AUTH_VARIABLES,
+      ...STANDALONE_VARIABLES,
+      ...serviceVariables,
+    ])
       expect(readme).toContain(`| \`${variable.name}\``);
   });
 });

@@ -12,12 +12,18 @@ export interface GatewayUnderTest {
 /** The gateway on a fresh database with the given environment (nothing read from process.env). */
 export async function gatewayUnderTest(
   env: Record<string, string> = {},
-  options: { db?: PlatformDatabase; services?: readonly ServiceManifest[] } = {},
+  options: {
+    db?: PlatformDatabase;
+    services?: readonly ServiceManifest[];
+    /** Log lines go here (JSON, one per line); without it the gateway logs nothing. */
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<GatewayUnderTest> {
   const services = options.services ?? SERVICES;
   const config = gatewayConfig(services, env);
   const db = options.db ?? (await testDatabase());
-  const app = await buildGateway({ config, db, services, logger: false }).catch(
+  const logging = options.logStream ? { logStream: options.logStream } : { logger: false };
+  const app = await buildGateway({ config, db, services, ...logging }).catch(
     async (error: unknown) => {
       if (!options.db) await db.close();
       throw error;

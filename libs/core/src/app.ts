@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyError,
@@ -19,6 +20,7 @@ import {
   isUniqueViolation,
   sqlState,
 } from '@platform/db';
+import { defaultIdentity } from './auth/hook.js';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
 import { schemaErrorFormatter, validatorCompiler } from './validation.js';
 
@@ -104,7 +106,12 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
 export function loggerOptions(level: string) {
   return {
     level,
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+    redact: [
+      'req.headers.authorization',
+      'req.headers.cookie',
+      'req.headers["x-api-key"]',
+      'req.headers["x-platform-identity"]',
+    ],
   };
 }
 
@@ -147,6 +154,9 @@ export function createApp(options: AppOptions = {}): App {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Cookies parsed on every request (the session cookie); everyone anonymous until a hook says.
+  void app.register(cookie);
+  defaultIdentity(app);
   // Requests under way when the drain begins are answered with `connection: close` too, so that
   // every connection ends after its answer and closing never waits on a client's keep-alive.
   let draining = false;
@@ -233,6 +243,11 @@ function errorHandler(
     return sendError(reply, 'BAD_REQUEST', 'A text in the request is not valid Unicode');
   if (pgCode === '22021' || pgCode === '22P05')
     return sendError(reply, 'BAD_REQUEST', 'Text must not contain the NUL character (\\u0000)');
+  // A client that went away mid-body (its stream errors with ECONNRESET) is not the database.
+  if (request.raw.readableAborted && (error as { code?: string }).code === 'ECONNRESET') {
+    request.log.info('the client went away before its request was read');
+    return sendError(reply, 'BAD_REQUEST', 'The request was cut short by the client');
+  }
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');
     return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is unavailable; try again later');

@@ -19,3 +19,4 @@ export * from './jobs/index.js';
 export * from './records.js';
 export { Type, type Static, type TObject, type TSchema } from 'typebox';
 export type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+export * from './auth/index.js';

@@ -4,8 +4,19 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import { Type } from 'typebox';
+import type { PlatformClient } from '@platform/client';
 import type { Kysely, Migrations, PlatformDatabase } from '@platform/db';
 import { createApp, type App, type AppOptions } from './app.js';
+import {
+  AUTH_OFF,
+  authenticateRequests,
+  platformClient,
+  remoteKeyResolver,
+  type AuthSettings,
+  type CredentialResolver,
+  type Identity,
+  type PlatformLink,
+} from './auth/index.js';
 import type { Env } from './config.js';
 import { serviceUnavailable } from './errors.js';
 import { JobQueue, runPeriodically, type JobQueueOptions, type PeriodicJob } from './jobs/index.js';
@@ -28,6 +39,15 @@ export interface ServiceContext<DB = unknown, Config = undefined> {
   storage: PlatformDatabase['kind'];
   /** The service's durable jobs (libs/core/src/jobs): define kinds, enqueue or start jobs. */
   jobs: JobQueue<DB>;
+  /** Whether authentication is on, and its secret (read once at start-up). */
+  auth: AuthSettings;
+  /**
+   * The typed client of the other services (libs/client), in-process in the gateway or over
+   * PLATFORM_URL; each call carries this service's signed identity.
+   */
+  platform: PlatformClient;
+  /** The same client acting for the caller of a request (a signed-in person is named in it). */
+  platformFor(identity: Identity): PlatformClient;
 }
 
 /** A route plugin of a service: registered under the service's prefix with its context. */
@@ -62,6 +82,11 @@ export interface ServiceDefinition<DB, Config> {
   jobs?: (ctx: ServiceContext<DB, Config>) => PeriodicJob[];
   /** Off unless FEATURE_<NAME> or an override turns it on (experimental services). */
   experimental?: boolean;
+  /**
+   * The identity service only: checks API keys and session cookies against its own tables. The
+   * gateway uses it for every request, and the service for its own when it runs standalone.
+   */
+  authenticate?: (db: Kysely<DB>) => CredentialResolver;
 }
 
 /** A definition whose `config` reader is required as soon as Config is more than `undefined`. */
@@ -80,6 +105,15 @@ export interface MountOptions<Config = unknown> {
    * instance `start`s runs here.
    */
   jobs: boolean | JobQueueOptions;
+  /** Authentication settings (default: off). */
+  auth?: AuthSettings;
+  /**
+   * The host (the gateway) has authenticated every request and set `request.identity`; otherwise
+   * the service does it itself: signed identities, and API keys through the identity service.
+   */
+  trusted?: boolean;
+  /** How the service reaches the others (and checks API keys when standalone). */
+  platform?: PlatformLink;
 }
 
 /** A service as the gateway, a standalone server and the tests see it. */
@@ -101,6 +135,8 @@ export interface ServiceManifest<Config = any> {
   experimental: boolean;
   /** Everything under the prefix: `GET /healthz`, the routes and the jobs. */
   plugin: FastifyPluginAsync<MountOptions<Config>>;
+  /** The identity service's credential check, on a database (see ServiceDefinition.authenticate). */
+  resolver?: (database: PlatformDatabase) => CredentialResolver;
 }
 
 export const HealthSchema = Type.Object({
@@ -125,19 +161,37 @@ export function packageVersion(root: string): string {
 export function defineService<DB, Config = undefined>(
   definition: ServiceDefinitionOf<DB, Config>,
 ): ServiceManifest<Config> {
-  const { name, title } = definition;
+  const { name, title, authenticate } = definition;
   const version = packageVersion(definition.root);
   const plugin: FastifyPluginAsync<MountOptions<Config>> = async (scope, options) => {
-    const { database, config, jobs } = options;
+    const { database, config, jobs, auth = AUTH_OFF, platform = {} } = options;
+    const db = database.schema<DB>(name);
+    if (!options.trusted) {
+      const own = authenticate?.(db);
+      authenticateRequests(scope, {
+        settings: auth,
+        resolve: own ?? (platform.url ? remoteKeyResolver(platform.url) : undefined),
+        signInPath: own ? `/api/v1/${name}/login` : undefined,
+      });
+    }
     scope.addHook('onRoute', (route) => {
-      const schema = (route.schema ??= {}) as { tags?: string[]; operationId?: string };
+      const schema = (route.schema ??= {}) as {
+        tags?: string[];
+        operationId?: string;
+        security?: unknown[];
+      };
       schema.tags ??= [name];
+      // Public routes need no credentials: the document says so (no security requirement).
+      if (route.config?.public) schema.security = [];
       if (schema.operationId && !schema.operationId.startsWith(`${name}.`))
         schema.operationId = `${name}.${schema.operationId}`;
     });
     scope.get(
       '/healthz',
       {
+        // Public on a standalone service (probes, the gateway's health); behind the gateway's
+        // authentication like every other route when mounted in it.
+        config: { public: !options.trusted },
         schema: {
           operationId: 'health',
           summary: `Health of ${title}`,
@@ -157,9 +211,16 @@ export function defineService<DB, Config = undefined>(
         return ok({ name, version, status: 'ok' as const });
       },
     );
-    const db = database.schema<DB>(name);
     const queue = new JobQueue(db, scope.log, typeof jobs === 'object' ? jobs : {});
-    const ctx: ServiceContext<DB, Config> = { db, config, storage: database.kind, jobs: queue };
+    const ctx: ServiceContext<DB, Config> = {
+      db,
+      config,
+      storage: database.kind,
+      jobs: queue,
+      auth,
+      platform: platformClient(name, platform, auth),
+      platformFor: (identity) => platformClient(name, platform, auth, identity),
+    };
     for (const routes of definition.routes) await scope.register(routes, ctx);
     if (jobs) {
       for (const job of definition.jobs?.(ctx) ?? []) runPeriodically(queue, job);
@@ -180,6 +241,7 @@ export function defineService<DB, Config = undefined>(
     config: definition.config ?? (() => undefined as Config),
     experimental: definition.experimental ?? false,
     plugin,
+    resolver: authenticate && ((database) => authenticate(database.schema<DB>(name))),
   };
 }
 

@@ -1,6 +1,7 @@
 import { migrateSchema, openDatabase, type PlatformDatabase } from '@platform/db';
 import { envEnum, envInt, envString, envUrl, type Env } from './config.js';
 import { loggerOptions, type App } from './app.js';
+import { authSettings } from './auth/index.js';
 import { buildServiceApp, type ServiceManifest } from './service.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -72,9 +73,21 @@ export const databaseOptions = (config: ReturnType<typeof serverConfig>) => ({
   waitMs: config.databaseWaitMs,
 });
 
+/** What a standalone service reads besides the server's, authentication's and its own variables. */
+export const STANDALONE_VARIABLES = [
+  {
+    name: 'PLATFORM_URL',
+    default: 'unset',
+    description:
+      'Standalone services: base URL of the gateway, through which they check API keys and call other services',
+  },
+] as const;
+
 /** Configuration of a standalone service: the server's variables and the service's own. */
 export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.env) => ({
   ...serverConfig(env, manifest.defaultPort),
+  auth: authSettings(env),
+  platformUrl: envUrl(env, 'PLATFORM_URL'),
   service: manifest.config(env),
 });
 
@@ -136,7 +149,13 @@ export async function runStandalone(manifest: ServiceManifest) {
   await migrateSchema(db, manifest.name, manifest.migrations);
   const app = await buildServiceApp(
     manifest,
-    { database: db, config: config.service, jobs: true },
+    {
+      database: db,
+      config: config.service,
+      jobs: true,
+      auth: config.auth,
+      platform: { url: config.platformUrl },
+    },
     { logger: loggerOptions(config.logLevel), timeouts: config.timeouts },
   );
   await serve(app, db, config);

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import {
+  authSettings,
   buildServiceApp,
   type App,
   type Env,
@@ -21,7 +22,8 @@ export interface ServiceUnderTest {
 
 /**
  * One service on its own instance and a fresh, migrated database, driven with `app.inject`. The
- * service reads its variables from `env` only (never process.env) and polls for its jobs, unless
+ * service reads its variables from `env` only (never process.env), authentication included (on
+ * when env has OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and SESSION_SECRET), and polls for its jobs, unless
  * `jobs` says otherwise (false: no polling, so no background query is counted; options: a shorter
  * poll or lease).
  */
@@ -32,10 +34,13 @@ export async function serviceUnderTest(
   const counted = countQueries(options.db ?? (await testDatabase()));
   const database = counted.db;
   await migrateSchema(database, manifest.name, manifest.migrations);
+  const env = options.env ?? {};
   const app = await buildServiceApp(manifest, {
     database,
-    config: manifest.config(options.env ?? {}),
+    config: manifest.config(env),
     jobs: options.jobs ?? true,
+    auth: authSettings(env),
+    platform: { url: env.PLATFORM_URL },
   });
   return {
     app,

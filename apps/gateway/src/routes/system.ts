@@ -6,6 +6,7 @@ import {
   ok,
   responses,
   type App,
+  type AuthSettings,
   type FastifyPluginAsyncTypebox,
   type ServiceManifest,
 } from '@platform/core';
@@ -44,6 +45,7 @@ export interface SystemOptions {
   /** The instance that answers a service's /healthz in-process, by service name. */
   inProcess: (name: string) => App;
   healthTimeoutMs: number;
+  auth: AuthSettings;
 }
 
 const tags = ['gateway'];
@@ -62,7 +64,9 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.get(
     '/healthz',
     {
+      config: { public: true },
       schema: {
+        security: [],
         tags,
         operationId: 'gateway.healthz',
         summary: 'Gateway health',
@@ -105,6 +109,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
             options.inProcess(s.name),
             options.proxies[s.name],
             options.healthTimeoutMs,
+            options.auth,
           ),
         ),
       );
@@ -118,7 +123,9 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.get(
     '/api/v1/features',
     {
+      config: { public: true },
       schema: {
+        security: [],
         tags,
         operationId: 'gateway.listFeatures',
         summary: 'Every feature flag, its state and its source',

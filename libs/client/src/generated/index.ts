@@ -5,12 +5,14 @@ import { OPERATIONS as catalog, type operations as catalogTypes } from './catalo
 import { OPERATIONS as palette, type operations as paletteTypes } from './palette/index.js';
 import { OPERATIONS as billing, type operations as billingTypes } from './billing/index.js';
 import { OPERATIONS as pulse, type operations as pulseTypes } from './pulse/index.js';
+import { OPERATIONS as passport, type operations as passportTypes } from './passport/index.js';
 
 export type operations = gatewayTypes &
   ledgerTypes &
   catalogTypes &
   paletteTypes &
   billingTypes &
-  pulseTypes;
+  pulseTypes &
+  passportTypes;
 
-export const OPERATIONS = { gateway, ledger, catalog, palette, billing, pulse } as const;
+export const OPERATIONS = { gateway, ledger, catalog, palette, billing, pulse, passport } as const;

@@ -20,6 +20,7 @@ import type { operations as StartSync } from './startSync.js';
 import type { operations as UploadFocus } from './uploadFocus.js';
 import type { operations as ListSyncJobs } from './listSyncJobs.js';
 import type { operations as GetSyncJob } from './getSyncJob.js';
+import type { operations as ListSkippedRows } from './listSkippedRows.js';
 import type { operations as ListSyncAdapters } from './listSyncAdapters.js';
 
 export type operations = Health &
@@ -43,6 +44,7 @@ export type operations = Health &
   UploadFocus &
   ListSyncJobs &
   GetSyncJob &
+  ListSkippedRows &
   ListSyncAdapters;
 
 export const OPERATIONS = {
@@ -67,5 +69,6 @@ export const OPERATIONS = {
   uploadFocus: ['POST', '/api/v1/billing/sync/focus'],
   listSyncJobs: ['GET', '/api/v1/billing/sync/jobs'],
   getSyncJob: ['GET', '/api/v1/billing/sync/jobs/{id}'],
+  listSkippedRows: ['GET', '/api/v1/billing/sync/jobs/{id}/skipped'],
   listSyncAdapters: ['GET', '/api/v1/billing/sync/adapters'],
 } as const;

@@ -44,6 +44,8 @@ export interface operations {
                             status: "running" | "completed" | "failed";
                             itemsCreated: number;
                             itemsUpdated: number;
+                            /** @description FOCUS: items of earlier FOCUS imports in the window, of the providers of this file, that this file no longer has and that were removed (0 for other adapters) */
+                            itemsDeleted: number;
                             error: string | null;
                             from: string | null;
                             to: string | null;
@@ -54,7 +56,7 @@ export interface operations {
                             rowsWritten: number;
                             /** @description FOCUS: rows skipped so far (outside from-to, or unreadable) */
                             rowsSkipped: number;
-                            /** @description The first 100 skipped rows, by line; rowsSkipped counts them all */
+                            /** @description A preview: the first 100 skipped rows, by line; rowsSkipped counts them all, GET /sync/jobs/:id/skipped lists them all */
                             skippedRows: {
                                 /** @description Line of the file (the header is line 1) */
                                 row: number;

@@ -1,0 +1,316 @@
+import { PassThrough } from 'node:stream';
+import { SignJWT } from 'jose';
+import { request } from 'undici';
+import { authSettings, buildServiceApp, deriveKey, signIdentity, type App } from '@platform/core';
+import { newApiKey } from '@platform/passport';
+import { pulse } from '@platform/pulse';
+import { sql } from '@platform/db';
+import { deadUrl, listen } from '@platform/testing';
+import { gatewayConfig, SERVICES } from '../src/index';
+import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+
+// Authentication on: every route of the merged OpenAPI document and every page, swept without
+// credentials, with a valid key, with a revoked and an expired one; in-process, through a proxied
+// standalone service, and at that service directly. Planted secrets are then looked for in every
+// answer, log line and database row.
+
+const SESSION_SECRET = 'planted-session-secret-0123456789-abcdefgh';
+const CLIENT_SECRET = 'planted-oidc-client-secret-4242';
+const BOOTSTRAP = newApiKey();
+const AUTH = {
+  OIDC_ISSUER: 'http://127.0.0.1:9/',
+  OIDC_CLIENT_ID: 'platform',
+  OIDC_CLIENT_SECRET: CLIENT_SECRET,
+  SESSION_SECRET,
+};
+
+describe('authentication settings', () => {
+  it('are off without the three variables and on with all three', () => {
+    expect(gatewayConfig(SERVICES, {}).auth.enabled).toBe(false);
+    expect(gatewayConfig(SERVICES, AUTH).auth).toMatchObject({
+      enabled: true,
+      oidc: { issuer: 'http://127.0.0.1:9/', clientId: 'platform' }, // verbatim
+    });
+  });
+
+  it('stop start-up naming the missing variables when only some are set', () => {
+    expect(() => gatewayConfig(SERVICES, { OIDC_CLIENT_ID: 'x' })).toThrow(
+      'Invalid configuration: OIDC_CLIENT_SECRET, SESSION_SECRET are not set: authentication needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, SESSION_SECRET all set (or none, to turn it off)',
+    );
+    expect(() => authSettings({ ...AUTH, SESSION_SECRET: ' ' })).toThrow(
+      'Invalid configuration: SESSION_SECRET is not set',
+    );
+  });
+
+  it('refuse production without authentication unless AUTH_DISABLED=true', () => {
+    expect(() => authSettings({ NODE_ENV: 'production' })).toThrow(
+      'Invalid configuration: AUTH_DISABLED must be true to run with NODE_ENV=production and no authentication',
+    );
+    expect(authSettings({ NODE_ENV: 'production', AUTH_DISABLED: 'true' }).enabled).toBe(false);
+    expect(authSettings({ ...AUTH, NODE_ENV: 'production' }).enabled).toBe(true);
+  });
+
+  it('refuse a short session secret', () => {
+    expect(() => authSettings({ ...AUTH, SESSION_SECRET: 'short' })).toThrow(
+      'Invalid configuration: SESSION_SECRET must be at least 32 characters long',
+    );
+  });
+});
+
+let gw: GatewayUnderTest;
+let base: string;
+let pulseUrl: string;
+let standalone: App | undefined;
+const logs: string[] = [];
+const answers: string[] = [];
+
+async function startStandalonePulse() {
+  const app = await buildServiceApp(
+    pulse,
+    {
+      database: gw.db,
+      config: undefined,
+      jobs: false,
+      auth: authSettings(AUTH),
+      platform: { url: base },
+    },
+    {},
+  );
+  const { port } = new URL(pulseUrl);
+  await app.listen({ port: Number(port), host: '127.0.0.1' });
+  return app;
+}
+
+beforeAll(async () => {
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+  pulseUrl = await deadUrl();
+  const features = Object.fromEntries(
+    SERVICES.map((s) => [`FEATURE_${s.name.toUpperCase()}`, 'true']),
+  );
+  gw = await gatewayUnderTest(
+    { ...AUTH, ...features, PLATFORM_API_KEY: BOOTSTRAP, PULSE_PROXY_URL: pulseUrl },
+    { logStream: stream },
+  );
+  base = await listen(gw.app);
+  standalone = await startStandalonePulse();
+});
+afterAll(async () => {
+  await standalone?.close();
+  await gw.close();
+});
+
+async function call(method: string, url: string, headers: Record<string, string> = {}) {
+  const res = await request(`${base}${url}`, {
+    method: method as 'GET',
+    headers: ['POST', 'PUT', 'PATCH'].includes(method)
+      ? { 'content-type': 'application/json', ...headers }
+      : headers,
+    body: ['POST', 'PUT', 'PATCH'].includes(method) ? '{}' : undefined,
+  });
+  const body = await res.body.text();
+  answers.push(body);
+  return { status: res.statusCode, body, location: res.headers.location as string | undefined };
+}
+
+const key = (value: string) => ({ 'x-api-key': value });
+
+/** Every operation of the gateway's merged document, path parameters filled with `sweep`. */
+async function operations() {
+  const res = await call('GET', '/api/v1/openapi.json', key(BOOTSTRAP));
+  expect(res.status).toBe(200);
+  const document = JSON.parse(res.body) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => ({
+      method: method.toUpperCase(),
+      url: path.replace(/\{[^}]+\}/g, 'sweep'),
+    })),
+  );
+}
+
+const PUBLIC = new Set(['GET /healthz', 'GET /api/v1/features']);
+// The identity service's sign-in routes take no credentials, by nature; they answer no data
+// (logout too, so that a browser whose session lapsed can still clear its cookie).
+const SIGN_IN =
+  /^(GET \/api\/v1\/passport\/(login|callback|providers\/callback)|POST \/api\/v1\/passport\/logout)$/;
+const NOTHING_SIGNED_OUT = '{"success":true,"data":{"signedOut":false}}';
+const PAGES = ['/', '/docs', '/docs/static/index.html', '/ledger/', '/pulse/a/deep/link', '/x'];
+
+describe('with authentication on', () => {
+  it('answers nothing but /healthz and /api/v1/features without credentials', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThan(60);
+    expect(ops.some((o) => o.url.startsWith('/api/v1/passport/keys'))).toBe(true);
+    for (const op of [...ops, { method: 'GET', url: '/api/v1/nowhere' }]) {
+      const where = `${op.method} ${op.url}`;
+      const res = await call(op.method, op.url);
+      if (PUBLIC.has(where)) expect({ where, status: res.status }).toEqual({ where, status: 200 });
+      else if (SIGN_IN.test(where)) {
+        const revealsNothing =
+          res.body === NOTHING_SIGNED_OUT ||
+          (res.status >= 300 && !res.body.includes('"success":true'));
+        expect({ where, revealsNothing, body: res.body.slice(0, 200) }).toEqual({
+          where,
+          revealsNothing: true,
+          body: expect.any(String),
+        });
+      } else {
+        expect({ where, status: res.status, body: JSON.parse(res.body) }).toEqual({
+          where,
+          status: 401,
+          body: {
+            success: false,
+            error: {
+              code: 'UNAUTHORIZED',
+              message: 'Authentication required: sign in, or send an API key in X-API-Key',
+            },
+          },
+        });
+      }
+    }
+    for (const page of PAGES) {
+      const res = await call('GET', page);
+      expect({ page, status: res.status, location: res.location }).toEqual({
+        page,
+        status: 302,
+        location: `/api/v1/passport/login?returnTo=${encodeURIComponent(page)}`,
+      });
+    }
+    expect((await call('GET', '/healthz')).status).toBe(200);
+  });
+
+  it('answers everything with a valid key, and tells handlers who is calling', async () => {
+    for (const op of await operations()) {
+      const res = await call(op.method, op.url, key(BOOTSTRAP));
+      const where = `${op.method} ${op.url}`;
+      expect({ where, authorized: res.status !== 401 && res.status !== 302 }).toEqual({
+        where,
+        authorized: true,
+      });
+    }
+    for (const page of PAGES) {
+      const res = await call('GET', page, key(BOOTSTRAP));
+      // A page, or the API reference's own redirect to its index: never to sign in.
+      expect({ page, served: res.status === 200 || !res.location?.includes('/login') }).toEqual({
+        page,
+        served: true,
+      });
+    }
+    const me = JSON.parse((await call('GET', '/api/v1/passport/me', key(BOOTSTRAP))).body);
+    expect(me.data).toMatchObject({ kind: 'key', keyId: expect.any(String) });
+  });
+
+  it('answers nothing to a revoked key, nor to an expired one', async () => {
+    const created = async (body: object) => {
+      const res = await request(`${base}/api/v1/passport/keys`, {
+        method: 'POST',
+        headers: { ...key(BOOTSTRAP), 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.statusCode).toBe(201);
+      return ((await res.body.json()) as { data: { id: string; key: string } }).data;
+    };
+    const revoked = await created({ name: 'revoked' });
+    const expiring = await created({
+      name: 'expiring',
+      expiresAt: new Date(Date.now() + 1500).toISOString(),
+    });
+    expect((await call('GET', '/api/v1/health', key(revoked.key))).status).toBe(200);
+    expect((await call('GET', '/api/v1/health', key(expiring.key))).status).toBe(200);
+    expect(
+      (await call('DELETE', `/api/v1/passport/keys/${revoked.id}`, key(BOOTSTRAP))).status,
+    ).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const ops = await operations();
+    for (const secret of [revoked.key, expiring.key]) {
+      for (const op of [...ops, ...PAGES.map((url) => ({ method: 'GET', url }))]) {
+        const where = `${op.method} ${op.url}`;
+        if (PUBLIC.has(where) || SIGN_IN.test(where)) continue;
+        const res = await call(op.method, op.url, key(secret));
+        const expected = op.url.startsWith('/api/') ? 401 : 302;
+        expect({ where, status: res.status }).toEqual({ where, status: expected });
+      }
+    }
+  });
+});
+
+describe('a proxied standalone service', () => {
+  it('is reached through the gateway with a key, never without', async () => {
+    const res = await call('POST', '/api/v1/pulse/events', key(BOOTSTRAP));
+    expect(res.status).toBe(400); // the standalone service's own validation: it was reached
+    const event = await request(`${base}/api/v1/pulse/events`, {
+      method: 'POST',
+      headers: { ...key(BOOTSTRAP), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'through-the-proxy' }),
+    });
+    expect(event.statusCode).toBe(201);
+    expect(event.headers['x-served-by']).toBeUndefined();
+    expect((await call('GET', '/api/v1/pulse/events')).status).toBe(401);
+  });
+
+  it('refuses direct requests without a valid identity or key', async () => {
+    const direct = async (headers: Record<string, string>) =>
+      (await request(`${pulseUrl}/api/v1/pulse/events`, { headers })).statusCode;
+    expect(await direct({})).toBe(401);
+    const forged = await signIdentity('another-secret-of-at-least-32-chars!!', {
+      kind: 'service',
+      name: 'gateway',
+    });
+    expect(await direct({ 'x-platform-identity': forged })).toBe(401);
+    const expired = await new SignJWT({ identity: { kind: 'service', name: 'gateway' } })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('platform')
+      .setAudience('platform-services')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 120)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(deriveKey(SESSION_SECRET, 'identity token'));
+    expect(await direct({ 'x-platform-identity': expired })).toBe(401);
+    const valid = await signIdentity(SESSION_SECRET, { kind: 'service', name: 'gateway' });
+    expect(await direct({ 'x-platform-identity': valid })).toBe(200);
+    // An API key is checked with the identity service, through PLATFORM_URL.
+    expect(await direct(key(BOOTSTRAP))).toBe(200);
+    expect(await direct(key(newApiKey()))).toBe(401);
+    expect((await request(`${pulseUrl}/api/v1/pulse/healthz`)).statusCode).toBe(200);
+  });
+
+  it('falls back in-process with the identity checked there too', async () => {
+    await standalone?.close();
+    standalone = undefined;
+    const res = await request(`${base}/api/v1/pulse/events`, { headers: key(BOOTSTRAP) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-served-by']).toBe('in-process-fallback');
+    await res.body.dump();
+    expect((await call('GET', '/api/v1/pulse/events')).status).toBe(401);
+  });
+});
+
+describe('planted secrets', () => {
+  it('appear in no answer, no log line and no database row', async () => {
+    const planted = [BOOTSTRAP, SESSION_SECRET, CLIENT_SECRET];
+    const dump = await databaseDump();
+    expect(answers.length).toBeGreaterThan(100);
+    expect(logs.length).toBeGreaterThan(10);
+    for (const secret of planted) {
+      expect(answers.filter((a) => a.includes(secret))).toEqual([]);
+      expect(logs.filter((l) => l.includes(secret))).toEqual([]);
+      expect(dump.includes(secret)).toBe(false);
+    }
+  });
+});
+
+/** Every row of every table of every schema, as text. */
+async function databaseDump() {
+  const { rows: tables } = await sql<{ schema: string; name: string }>`
+    select table_schema as schema, table_name as name from information_schema.tables
+    where table_schema not in ('pg_catalog', 'information_schema') and table_type = 'BASE TABLE'`.execute(
+    gw.db.kysely,
+  );
+  expect(tables.some((t) => t.schema === 'passport')).toBe(true);
+  let dump = '';
+  for (const { schema, name } of tables) {
+    const { rows } = await sql<{ row: string }>`
+      select t::text as row from ${sql.table(`${schema}.${name}`)} t`.execute(gw.db.kysely);
+    dump += rows.map((r) => r.row).join('\n');
+  }
+  return dump;
+}

@@ -1,0 +1,119 @@
+import { sql } from '@platform/db';
+import type { ApiKeyRow, PassportDb } from '../database.js';
+
+export interface NewKey {
+  id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  created_by: string | null;
+  expires_at: Date | null;
+  bootstrap?: boolean;
+}
+
+export function insertKey(db: PassportDb, key: NewKey): Promise<ApiKeyRow> {
+  return db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The key of a hash, whatever its state (the resolver checks it). */
+export function findKeyByHash(db: PassportDb, keyHash: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'key_hash', 'last_used_at', 'expires_at', 'revoked_at'])
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+export async function touchKey(db: PassportDb, id: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: sql`now()` })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<', sql<Date>`now() - interval '1 minute'`),
+      ]),
+    )
+    .execute();
+}
+
+export function findKeyById(db: PassportDb, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'bootstrap', 'created_by', 'revoked_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * The key with exactly that id, else the one of that name in any case: the live one first (names
+ * are unique among live keys), then the newest revoked one. `createdBy`: only the keys that
+ * creator made (an email, any case).
+ */
+export function findKey(
+  db: PassportDb,
+  idOrName: string,
+  createdBy?: string,
+): Promise<ApiKeyRow | undefined> {
+  let query = db.selectFrom('api_keys').selectAll();
+  if (createdBy !== undefined)
+    query = query.where(sql<string>`lower(created_by)`, '=', createdBy.toLowerCase());
+  return query
+    .where((eb) =>
+      eb.or([eb('id', '=', idOrName), eb(sql<string>`lower(name)`, '=', idOrName.toLowerCase())]),
+    )
+    .orderBy(sql`id = ${idOrName}`, 'desc')
+    .orderBy(sql`revoked_at is null`, 'desc')
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Keys newest first; `createdBy`: only those that creator made (an email, any case). */
+export function listKeys(
+  db: PassportDb,
+  page: { limit: number; offset: number },
+  createdBy?: string,
+): Promise<ApiKeyRow[]> {
+  let query = db.selectFrom('api_keys').selectAll();
+  if (createdBy !== undefined)
+    query = query.where(sql<string>`lower(created_by)`, '=', createdBy.toLowerCase());
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export function revokeKey(db: PassportDb, id: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked_at: sql`coalesce(revoked_at, now())` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Makes the bootstrap key the one PLATFORM_API_KEY names (none when unset): the others are
+ * revoked, and a key seeded before keeps its row, so a revoked one stays revoked.
+ */
+export async function seedBootstrapKey(db: PassportDb, key: NewKey | undefined): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    let stale = trx
+      .updateTable('api_keys')
+      .set({ revoked_at: sql`now()` })
+      .where('bootstrap', '=', true)
+      .where('revoked_at', 'is', null);
+    if (key) stale = stale.where('key_hash', '!=', key.key_hash);
+    await stale.execute();
+    if (key)
+      await trx
+        .insertInto('api_keys')
+        .values({ ...key, bootstrap: true })
+        .onConflict((oc) => oc.column('key_hash').doNothing())
+        .execute();
+  });
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, serviceUnavailable } from '../errors.js';
+import {
+  ANONYMOUS,
+  API_KEY_HEADER,
+  IDENTITY_HEADER,
+  SESSION_COOKIE,
+  type CredentialResolver,
+  type Identity,
+} from './identity.js';
+import type { AuthSettings } from './settings.js';
+import { verifyIdentity } from './tokens.js';
+
+export interface AuthenticationOptions {
+  settings: AuthSettings;
+  /** Checks API keys and session cookies; without it, only signed identities are accepted. */
+  resolve?: CredentialResolver;
+  /**
+   * Where a page request (GET outside /api) without credentials is sent to sign in, with
+   * `returnTo` set to where it was going; without it such requests get the 401 envelope too.
+   */
+  signInPath?: string;
+}
+
+const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
+
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+/**
+ * Every request's identity (`request.identity`), on every route of `app` and the routes registered
+ * in it, the not-found handler included: a signed identity (from the gateway or another service),
+ * an API key, or the session cookie, in that order; what is presented must be valid. Without any,
+ * only routes marked `config: { public: true }` answer (and CORS preflights); other API requests
+ * get a 401 envelope, page requests a redirect to sign in. With authentication off every caller is
+ * anonymous.
+ */
+export function authenticateRequests(app: FastifyInstance, options: AuthenticationOptions) {
+  const { settings, resolve, signInPath } = options;
+  if (!settings.enabled) return;
+  const secret = settings.sessionSecret as string;
+
+  /** The identity the request's credentials stand for; undefined when it presents none. */
+  async function identify(request: FastifyRequest): Promise<Identity | undefined> {
+    const signed = header(request, IDENTITY_HEADER);
+    if (signed) {
+      const identity = await verifyIdentity(secret, signed);
+      if (!identity) throw unauthorized('The platform identity token is not valid or has expired');
+      return identity;
+    }
+    const apiKey = header(request, API_KEY_HEADER);
+    if (apiKey) {
+      const identity = resolve ? await resolve({ apiKey }) : null;
+      if (!identity) throw unauthorized('The API key is not valid: unknown, revoked or expired');
+      return identity;
+    }
+    const sessionToken = request.cookies?.[SESSION_COOKIE];
+    if (sessionToken && resolve) {
+      const identity = await resolve({ sessionToken });
+      if (!identity) throw unauthorized('Your session has ended; sign in again');
+      return identity;
+    }
+    return undefined;
+  }
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const isPublic = request.routeOptions.config?.public === true;
+    const preflight =
+      request.method === 'OPTIONS' &&
+      request.headers['access-control-request-method'] !== undefined;
+    let identity: Identity | undefined;
+    try {
+      identity = await identify(request);
+    } catch (error) {
+      // A public route still answers a caller whose credentials have lapsed (sign in again).
+      if (!(isPublic && error instanceof ApiError && error.code === 'UNAUTHORIZED')) {
+        if (error instanceof ApiError && error.code === 'UNAUTHORIZED' && toSignIn(request))
+          return redirectToSignIn(request, reply);
+        throw error;
+      }
+    }
+    if (identity) {
+      request.identity = identity;
+      return;
+    }
+    if (isPublic || preflight) return;
+    if (toSignIn(request)) return redirectToSignIn(request, reply);
+    throw unauthorized('Authentication required: sign in, or send an API key in X-API-Key');
+  });
+
+  const toSignIn = (request: FastifyRequest) =>
+    signInPath !== undefined &&
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !request.url.startsWith('/api/');
+
+  function redirectToSignIn(request: FastifyRequest, reply: FastifyReply) {
+    const returnTo = encodeURIComponent(request.url);
+    return reply.redirect(`${signInPath}?returnTo=${returnTo}`, 302);
+  }
+}
+
+/** Sets `request.identity` to anonymous on every request, before any authentication hook. */
+export function defaultIdentity(app: FastifyInstance) {
+  app.decorateRequest('identity', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.identity = ANONYMOUS;
+  });
+}
+
+/**
+ * Checks API keys with the identity service over HTTP (`GET <platformUrl>/api/v1/passport/me`
+ * with the key): what a standalone service does, having no access to the keys itself.
+ */
+export function remoteKeyResolver(platformUrl: string): CredentialResolver {
+  const url = `${platformUrl.replace(/\/+$/, '')}/api/v1/passport/me`;
+  return async ({ apiKey }) => {
+    if (!apiKey) return null;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        headers: { [API_KEY_HEADER]: apiKey },
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (error) {
+      throw serviceUnavailable(`The identity service at ${platformUrl} is unreachable`, error);
+    }
+    if (response.status === 401) return null;
+    const body = (await response.json().catch(() => undefined)) as
+      { success: true; data: Identity } | undefined;
+    if (!response.ok || !body?.success)
+      throw serviceUnavailable(`The identity service answered HTTP ${response.status}`);
+    return body.data.kind === 'key' ? body.data : null;
+  };
+}

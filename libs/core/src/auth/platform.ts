@@ -1,0 +1,58 @@
+import {
+  createClient,
+  httpTransport,
+  injectTransport,
+  type PlatformClient,
+  type Transport,
+} from '@platform/client';
+import { IDENTITY_HEADER, type Identity } from './identity.js';
+import type { AuthSettings } from './settings.js';
+import { signIdentity } from './tokens.js';
+
+type Injectable = Parameters<typeof injectTransport>[0];
+
+/** How a service reaches the others: the gateway it is mounted in, or the gateway's URL. */
+export interface PlatformLink {
+  /** In-process: the gateway's app (known once it is built). */
+  app?: () => Injectable;
+  /** Over HTTP: the gateway's base URL (PLATFORM_URL). */
+  url?: string;
+}
+
+/** The headers that identify `service` to another one: a signed identity when authentication is on. */
+export async function serviceIdentityHeaders(
+  auth: AuthSettings,
+  service: string,
+  user?: string,
+): Promise<Record<string, string>> {
+  if (!auth.enabled) return {};
+  const identity = { kind: 'service' as const, name: service, ...(user ? { user } : {}) };
+  const token = await signIdentity(auth.sessionSecret as string, identity);
+  return { [IDENTITY_HEADER]: token };
+}
+
+/**
+ * The typed client of every service, as `service` calls them: each request carries a freshly
+ * signed identity of that service when authentication is on, naming the person it acts for when
+ * `actingFor` is a signed-in user (so that, e.g., the identity service hands out only that
+ * person's delegated tokens).
+ */
+export function platformClient(
+  service: string,
+  link: PlatformLink,
+  auth: AuthSettings,
+  actingFor?: Identity,
+) {
+  const user = actingFor?.kind === 'user' ? actingFor.email : undefined;
+  const transport: Transport = {
+    async send(request) {
+      const headers = await serviceIdentityHeaders(auth, service, user);
+      if (link.app) return injectTransport(link.app(), headers).send(request);
+      if (link.url) return httpTransport(link.url, { headers }).send(request);
+      throw new Error(
+        `${service} cannot reach the other services: set PLATFORM_URL to the gateway's URL`,
+      );
+    },
+  };
+  return createClient(transport) as PlatformClient;
+}

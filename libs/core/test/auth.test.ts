@@ -1,0 +1,144 @@
+import {
+  authenticateRequests,
+  authSettings,
+  createApp,
+  decryptSecret,
+  deriveKey,
+  encryptSecret,
+  signIdentity,
+  verifyIdentity,
+  type App,
+  type Identity,
+} from '../src/index';
+
+const SECRET = 'a-session-secret-of-at-least-32-characters';
+const ENV = {
+  OIDC_CLIENT_ID: 'id',
+  OIDC_CLIENT_SECRET: 'secret',
+  SESSION_SECRET: SECRET,
+};
+
+describe('secrets at rest', () => {
+  const key = deriveKey(SECRET, 'tokens');
+
+  it('decrypt to what was encrypted, and differ each time', () => {
+    const a = encryptSecret(key, 'gho_planted');
+    const b = encryptSecret(key, 'gho_planted');
+    expect(a).not.toBe(b);
+    expect(a).not.toContain('gho_planted');
+    expect(decryptSecret(key, a)).toBe('gho_planted');
+  });
+
+  it('do not open with another key or after tampering', () => {
+    const sealed = encryptSecret(key, 'gho_planted');
+    expect(() => decryptSecret(deriveKey(SECRET, 'other purpose'), sealed)).toThrow();
+    expect(() => decryptSecret(deriveKey('another-secret', 'tokens'), sealed)).toThrow();
+    const raw = Buffer.from(sealed.slice(3), 'base64url');
+    raw[raw.length - 1] ^= 1;
+    expect(() => decryptSecret(key, `v1.${raw.toString('base64url')}`)).toThrow();
+    expect(() => decryptSecret(key, 'plain text')).toThrow('Not an encrypted secret');
+  });
+});
+
+describe('signed identities', () => {
+  const user: Identity = { kind: 'user', email: 'ada@example.com', name: 'Ada', sessionId: 's1' };
+
+  it('carry the identity to whoever holds the secret', async () => {
+    expect(await verifyIdentity(SECRET, await signIdentity(SECRET, user))).toEqual(user);
+  });
+
+  it('are refused when signed with another secret, altered, or not tokens at all', async () => {
+    const token = await signIdentity(SECRET, user);
+    expect(await verifyIdentity('another-secret-of-at-least-32-characters', token)).toBeNull();
+    const [header, payload, signature] = token.split('.');
+    const forged = Buffer.from(payload, 'base64url')
+      .toString()
+      .replace('ada@example.com', 'eve@example.com');
+    const altered = `${header}.${Buffer.from(forged).toString('base64url')}.${signature}`;
+    expect(await verifyIdentity(SECRET, altered)).toBeNull();
+    expect(await verifyIdentity(SECRET, 'not-a-token')).toBeNull();
+    expect(
+      await verifyIdentity(SECRET, await signIdentity(SECRET, { kind: 'anonymous' })),
+    ).toBeNull();
+  });
+});
+
+describe('the authentication hook', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = createApp();
+    authenticateRequests(app, {
+      settings: authSettings(ENV),
+      // The identity service's check, as a table of the one valid key and session.
+      resolve: async ({ apiKey, sessionToken }) =>
+        apiKey === 'good-key'
+          ? { kind: 'key', keyId: 'k1', name: 'ci' }
+          : sessionToken === 'good-session'
+            ? { kind: 'user', email: 'ada@example.com', name: 'Ada', sessionId: 's1' }
+            : null,
+      signInPath: '/login',
+    });
+    app.get('/api/who', async (request) => request.identity);
+    app.get('/page', async (request) => request.identity);
+    app.get('/api/open', { config: { public: true } }, async (request) => request.identity);
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers });
+
+  it('identifies a key, a session cookie and a signed identity', async () => {
+    expect((await get('/api/who', { 'x-api-key': 'good-key' })).json()).toEqual({
+      kind: 'key',
+      keyId: 'k1',
+      name: 'ci',
+    });
+    expect(
+      (await get('/api/who', { cookie: 'platform_session=good-session' })).json(),
+    ).toMatchObject({ kind: 'user', email: 'ada@example.com' });
+    const token = await signIdentity(SECRET, { kind: 'service', name: 'git' });
+    expect((await get('/api/who', { 'x-platform-identity': token })).json()).toEqual({
+      kind: 'service',
+      name: 'git',
+    });
+  });
+
+  it('lets a valid key win over a lapsed session cookie', async () => {
+    const res = await get('/api/who', { 'x-api-key': 'good-key', cookie: 'platform_session=old' });
+    expect(res.json()).toMatchObject({ kind: 'key' });
+  });
+
+  it.each([
+    [{}, 'Authentication required: sign in, or send an API key in X-API-Key'],
+    [{ 'x-api-key': 'bad' }, 'The API key is not valid: unknown, revoked or expired'],
+    [{ cookie: 'platform_session=old' }, 'Your session has ended; sign in again'],
+    [{ 'x-platform-identity': 'x.y.z' }, 'The platform identity token is not valid or has expired'],
+  ])('answers %j with a 401 envelope', async (headers, message) => {
+    const res = await get('/api/who', headers);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message } });
+  });
+
+  it('sends pages to sign in and back, and answers public routes to anyone', async () => {
+    const page = await get('/page?tab=2');
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe('/login?returnTo=%2Fpage%3Ftab%3D2');
+    expect((await get('/page', { cookie: 'platform_session=old' })).statusCode).toBe(302);
+    expect((await get('/api/open')).json()).toEqual({ kind: 'anonymous' });
+    expect((await get('/api/open', { 'x-api-key': 'bad' })).json()).toEqual({ kind: 'anonymous' });
+    expect((await get('/api/open', { 'x-api-key': 'good-key' })).json()).toMatchObject({
+      kind: 'key',
+    });
+  });
+
+  it('makes everyone anonymous when authentication is off', async () => {
+    const open = createApp();
+    authenticateRequests(open, { settings: authSettings({}) });
+    open.get('/api/who', async (request) => request.identity);
+    expect((await open.inject({ method: 'GET', url: '/api/who' })).json()).toEqual({
+      kind: 'anonymous',
+    });
+    await open.close();
+  });
+});
