@@ -12,3 +12,12 @@ export {
 } from './service.js';
 export { countQueries, type CountedDatabase } from './queries.js';
 export { startLoad, waitFor, type Load, type LoadRequest, type Outcome } from './load.js';
+export {
+  startOpenIdProvider,
+  cookieBrowser,
+  type OpenIdProvider,
+  type CookieBrowser,
+  type Claims,
+  type Issued,
+  type JsonResponse,
+} from './oidc.js';
