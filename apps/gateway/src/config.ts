@@ -35,12 +35,13 @@ export const GATEWAY_VARIABLES = [
   {
     name: 'PROXY_BODY_LIMIT',
     default: '67108864',
-    description: 'Largest request body (bytes) forwarded to a proxied service',
+    description:
+      'Largest request body (bytes) buffered and forwarded to a proxied service; uploads (text/csv, application/octet-stream, multipart/form-data) stream through unbuffered',
   },
   {
     name: 'PROXY_TIMEOUT_MS',
     default: '30000',
-    description: 'Longest wait for a proxied service to answer',
+    description: 'Longest wait for a proxied service to answer, from the end of the request body',
   },
   {
     name: 'PROXY_RETRY_MS',

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -61,14 +62,29 @@ const HOP_BY_HOP = new Set([
   'date',
 ]);
 
+/**
+ * Bodies of these media types (uploads: a FOCUS CSV, files) are streamed to the target as they
+ * arrive, never held in the gateway's memory, and limited by the service, not PROXY_BODY_LIMIT.
+ */
+export const STREAMED_TYPES = ['text/csv', 'application/octet-stream', 'multipart/form-data'];
+
+/** A streamed body nothing has read yet: it can still go to the in-process fallback. */
+const unreadStream = (body: unknown): body is Readable =>
+  body instanceof Readable && !body.readableDidRead;
+
 /** Serves a request with the in-process instance of the service, as if the proxy had. */
 export async function serveInProcess(fallback: App, request: FastifyRequest, reply: FastifyReply) {
-  const { host: _host, 'content-length': _length, ...headers } = request.headers;
+  const { host: _host, ...headers } = request.headers;
+  const body = request.body;
+  if (body instanceof Readable && !unreadStream(body))
+    throw badGateway('The service went away while the upload was sent to it; send it again');
+  // A buffered body's length is known again; a stream keeps the length it was sent with.
+  if (!(body instanceof Readable)) delete headers['content-length'];
   const response = await fallback.inject({
     method: request.method as 'GET',
     url: request.url,
     headers: { ...headers, 'x-request-id': request.id },
-    payload: Buffer.isBuffer(request.body) ? request.body : undefined,
+    payload: Buffer.isBuffer(body) || body instanceof Readable ? body : undefined,
   });
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) reply.header(name, value);
@@ -115,13 +131,15 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
     await serveInProcess(fallback, request, reply);
     return reply;
   });
-  // Bodies stay raw bytes: forwarded exactly as sent, and still at hand for the fallback.
+  // Bodies stay raw bytes: forwarded exactly as sent, and still at hand for the fallback;
+  // uploads stream through.
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser(
     '*',
     { parseAs: 'buffer', bodyLimit: options.bodyLimit },
     (_req, body, done) => done(null, body),
   );
+  scope.addContentTypeParser(STREAMED_TYPES, (_req, payload, done) => done(null, payload));
 
   await scope.register(httpProxy, {
     upstream,

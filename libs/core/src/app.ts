@@ -121,7 +121,7 @@ export function loggerOptions(level: string) {
  * one sentence per validation failure.
  */
 export function createApp(options: AppOptions = {}): App {
-  const { headersMs, requestMs } = options.timeouts ?? { headersMs: 10_000, requestMs: 60_000 };
+  const { headersMs, requestMs } = options.timeouts ?? { headersMs: 10_000, requestMs: 300_000 };
   const app = Fastify({
     requestTimeout: requestMs,
     trustProxy: options.trustProxy ?? false,
