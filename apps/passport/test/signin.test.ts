@@ -179,11 +179,13 @@ describe('sign-in', () => {
     expect((await del.json()).data).toMatchObject({ active: false, revokedAt: expect.any(String) });
     expect((await b.get(`${base}${PREFIX}/me`)).status).toBe(401);
 
+    // A session about to expire: believed until then (the resolver's cache keeps its expiry),
+    // refused from then on.
     const second = (await signIn(base)).browser;
+    await sql`update passport.sessions set expires_at = now() + interval '1500 milliseconds'
+      where revoked_at is null`.execute(svc.db.kysely);
     expect((await second.get(`${base}${PREFIX}/me`)).status).toBe(200);
-    await sql`update passport.sessions set expires_at = now() - interval '1 second'`.execute(
-      svc.db.kysely,
-    );
+    await new Promise((resolve) => setTimeout(resolve, 1600));
     const expired = await second.get(`${base}${PREFIX}/me`);
     expect(expired.status).toBe(401);
     expect((await expired.json()).error.message).toMatch(/session has ended/);

@@ -86,7 +86,7 @@ export interface ServiceDefinition<DB, Config> {
    * The identity service only: checks API keys and session cookies against its own tables. The
    * gateway uses it for every request, and the service for its own when it runs standalone.
    */
-  authenticate?: (db: Kysely<DB>) => CredentialResolver;
+  authenticate?: (db: Kysely<DB>, database: PlatformDatabase) => CredentialResolver;
 }
 
 /** A definition whose `config` reader is required as soon as Config is more than `undefined`. */
@@ -167,7 +167,7 @@ export function defineService<DB, Config = undefined>(
     const { database, config, jobs, auth = AUTH_OFF, platform = {} } = options;
     const db = database.schema<DB>(name);
     if (!options.trusted) {
-      const own = authenticate?.(db);
+      const own = authenticate?.(db, database);
       authenticateRequests(scope, {
         settings: auth,
         resolve: own ?? (platform.url ? remoteKeyResolver(platform.url) : undefined),
@@ -241,7 +241,7 @@ export function defineService<DB, Config = undefined>(
     config: definition.config ?? (() => undefined as Config),
     experimental: definition.experimental ?? false,
     plugin,
-    resolver: authenticate && ((database) => authenticate(database.schema<DB>(name))),
+    resolver: authenticate && ((database) => authenticate(database.schema<DB>(name), database)),
   };
 }
 

@@ -278,4 +278,27 @@ describe('durable jobs', () => {
     expect(seen).toEqual(['t0k']);
     expect(JSON.stringify(await job(started.id))).not.toContain('t0k');
   });
+
+  it('start with mayQueue runs at most `concurrency` jobs at once, queuing the rest for the poller', async () => {
+    const q = queue(0, { concurrency: 2 });
+    let running = 0;
+    let most = 0;
+    const sends = q.define<{ n: number }, number>({
+      kind: 'send',
+      handler: async ({ n }) => {
+        most = Math.max(most, ++running);
+        await sleep(60);
+        running -= 1;
+        return n;
+      },
+    });
+    await q.startPolling();
+    const started = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => sends.start({ n }, { mayQueue: true })),
+    );
+    expect(started.filter((s) => s.job.status === 'queued')).toHaveLength(6);
+    for (const { job: j } of started)
+      expect(await settled(j.id)).toMatchObject({ status: 'completed' });
+    expect(most).toBe(2);
+  });
 });

@@ -132,10 +132,20 @@ function wrap(
   listen: PlatformDatabase['listen'],
 ): PlatformDatabase {
   let closed = false;
+  // Listeners end with the database: whoever listens need not stop it on its own.
+  const listeners = new Set<Unlisten>();
   return {
     kind,
     kysely,
-    listen,
+    async listen(channel, onMessage) {
+      const unlisten = await listen(channel, onMessage);
+      const stop = async () => {
+        listeners.delete(stop);
+        await unlisten();
+      };
+      listeners.add(stop);
+      return stop;
+    },
     schema: <DB>(name: string) => kysely.withSchema(name) as unknown as Kysely<DB>,
     async ping(timeoutMs = 2_000) {
       await withTimeout(sql`select 1`.execute(kysely), timeoutMs, 'database');
@@ -143,6 +153,7 @@ function wrap(
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((stop) => stop()));
       await kysely.destroy();
     },
   };

@@ -1,5 +1,6 @@
 import { sql } from '@platform/db';
 import type { ApiKeyRow, PassportDb } from '../database.js';
+import { announceRevocation } from './credentials.js';
 
 export interface NewKey {
   id: string;
@@ -87,13 +88,16 @@ export function listKeys(
     .execute();
 }
 
-export function revokeKey(db: PassportDb, id: string): Promise<ApiKeyRow | undefined> {
-  return db
+/** Revokes a key (announced to every process: see announceRevocation); undefined when unknown. */
+export async function revokeKey(db: PassportDb, id: string): Promise<ApiKeyRow | undefined> {
+  const row = await db
     .updateTable('api_keys')
     .set({ revoked_at: sql`coalesce(revoked_at, now())` })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
+  if (row) await announceRevocation(db);
+  return row;
 }
 
 /**
@@ -108,7 +112,8 @@ export async function seedBootstrapKey(db: PassportDb, key: NewKey | undefined):
       .where('bootstrap', '=', true)
       .where('revoked_at', 'is', null);
     if (key) stale = stale.where('key_hash', '!=', key.key_hash);
-    await stale.execute();
+    const [revoked] = await stale.execute();
+    if (revoked.numUpdatedRows > 0n) await announceRevocation(trx);
     if (key)
       await trx
         .insertInto('api_keys')

@@ -1,4 +1,5 @@
 import { sql } from '@platform/db';
+import { announceRevocation } from './credentials.js';
 import type { PassportDb, SessionRow } from '../database.js';
 
 export interface NewSession {
@@ -18,7 +19,7 @@ export function insertSession(db: PassportDb, session: NewSession): Promise<Sess
 export function findLiveSession(db: PassportDb, tokenHash: string) {
   return db
     .selectFrom('sessions')
-    .select(['id', 'token_hash', 'email', 'name', 'last_seen_at'])
+    .select(['id', 'token_hash', 'email', 'name', 'last_seen_at', 'expires_at'])
     .where('token_hash', '=', tokenHash)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
@@ -62,11 +63,13 @@ export function listSessions(
 }
 
 /** Ends a session now; undefined when it does not exist. An ended session stays as it was. */
-export function revokeSession(db: PassportDb, id: string): Promise<SessionRow | undefined> {
-  return db
+export async function revokeSession(db: PassportDb, id: string): Promise<SessionRow | undefined> {
+  const row = await db
     .updateTable('sessions')
     .set({ revoked_at: sql`coalesce(revoked_at, now())` })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
+  if (row) await announceRevocation(db);
+  return row;
 }

@@ -25,6 +25,7 @@ import {
   NewApiKeySchema,
   type ApiKey,
 } from '../schemas/keys.js';
+import { forgetCredentials } from '../auth/resolver.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -186,6 +187,7 @@ export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async 
         },
         (trx) => revokeKey(trx, key.id),
       );
+      forgetCredentials();
       if (!row) throw notFound('Key', idOrName);
       return ok(toKey(row));
     },

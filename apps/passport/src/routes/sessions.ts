@@ -11,6 +11,7 @@ import {
   SessionSchema,
   type Session,
 } from '../schemas/sessions.js';
+import { forgetCredentials } from '../auth/resolver.js';
 
 const toSession = (row: SessionRow, now = Date.now()): Session => ({
   id: row.id,
@@ -86,6 +87,7 @@ export const sessionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = as
         },
         (trx) => revokeSession(trx, id),
       );
+      forgetCredentials();
       if (!row) throw notFound('Session', id);
       return ok(toSession(row));
     },

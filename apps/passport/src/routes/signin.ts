@@ -20,6 +20,7 @@ import { upsertConnection } from '../repositories/connections.js';
 import { insertLoginState, takeLoginState } from '../repositories/login-states.js';
 import { insertSession, revokeSession } from '../repositories/sessions.js';
 import { CallbackQuery, IdentitySchema, LoginQuery, LogoutSchema } from '../schemas/signin.js';
+import { forgetCredentials } from '../auth/resolver.js';
 
 const AUTH_OFF =
   'Authentication is off (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and SESSION_SECRET are not set): there is nothing to sign in to';
@@ -180,6 +181,7 @@ export const signInRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = asy
         { action: 'user.signout', actor: email, resource: `session:${sessionId}` },
         (trx) => revokeSession(trx, sessionId),
       );
+      forgetCredentials();
       return ok({ signedOut: true });
     },
   );

@@ -29,6 +29,8 @@ export class JobQueue<DB = unknown> {
   readonly instance: string;
   private readonly kinds = new Map<string, AnyDefinition>();
   private readonly runs = new Map<string, { done: Promise<void>; abort: AbortController }>();
+  /** Runs `start` has taken a slot for while it stores their job. */
+  private starting = 0;
   private readonly options: Required<Omit<JobQueueOptions, 'instance'>>;
   private timer: NodeJS.Timeout | undefined;
   private nextPollAt = Infinity;
@@ -74,15 +76,37 @@ export class JobQueue<DB = unknown> {
     };
     const start = async <Record = undefined>(
       payload: Payload,
-      options: { transient?: Transient; record?: (db: Kysely<DB>) => Promise<Record> } = {},
+      options: {
+        transient?: Transient;
+        record?: (db: Kysely<DB>) => Promise<Record>;
+        /**
+         * When this instance already runs `concurrency` jobs, store the job queued for the
+         * pollers instead of running it here at once (sends that must not open a connection
+         * each); only where this instance polls, and never with transient data.
+         */
+        mayQueue?: boolean;
+      } = {},
     ) => {
       const { transient, record } = options;
-      const held = { instance: this.instance, leaseMs: this.options.leaseMs };
-      const saved = await this.db.transaction().execute(async (trx) => ({
-        job: await insertJob(trx as unknown as JobsDb, stored(payload, !transient), held),
-        record: (record ? await record(trx) : undefined) as Record,
-      }));
-      this.run({ ...saved.job, interrupted: false }, transient);
+      // Decided, and the slot taken, before the first await: a burst of starts sees its own.
+      const queue =
+        options.mayQueue === true &&
+        transient === undefined &&
+        this.state === 'polling' &&
+        this.runs.size + this.starting >= this.options.concurrency;
+      if (!queue) this.starting += 1;
+      const held = queue ? undefined : { instance: this.instance, leaseMs: this.options.leaseMs };
+      let saved: { job: Job; record: Record };
+      try {
+        saved = await this.db.transaction().execute(async (trx) => ({
+          job: await insertJob(trx as unknown as JobsDb, stored(payload, !transient), held),
+          record: (record ? await record(trx) : undefined) as Record,
+        }));
+      } finally {
+        if (!queue) this.starting -= 1;
+      }
+      if (queue) this.wake(0);
+      else this.run({ ...saved.job, interrupted: false }, transient);
       return saved as { job: Job<Payload>; record: Record };
     };
     return { enqueue, start };
@@ -143,7 +167,7 @@ export class JobQueue<DB = unknown> {
   private async poll() {
     try {
       for (;;) {
-        const room = this.options.concurrency - this.runs.size;
+        const room = this.options.concurrency - this.runs.size - this.starting;
         const kinds = [...this.kinds.keys()];
         const claimed = await claimDue(this.jobs, kinds, this.instance, this.options.leaseMs, room);
         for (const job of claimed) this.run(job);

@@ -54,11 +54,17 @@ export interface JobType<Payload, Transient, DB> {
    * Stores a job held by this instance and starts it here at once, in any instance (polling or
    * not). `transient` reaches the handler from memory only: a job given one cannot be resumed by
    * another process, so an interruption fails it. `record` writes the service's own record of
-   * the work in the same transaction as the job (use the `db` it is given).
+   * the work in the same transaction as the job (use the `db` it is given). With `mayQueue`, a
+   * polling instance already running `concurrency` jobs stores the job queued instead, for the
+   * next free run here or elsewhere (what bounds the connections a burst of sends opens).
    */
   start<Record = undefined>(
     payload: Payload,
-    options?: { transient?: Transient; record?: (db: Kysely<DB>) => Promise<Record> },
+    options?: {
+      transient?: Transient;
+      record?: (db: Kysely<DB>) => Promise<Record>;
+      mayQueue?: boolean;
+    },
   ): Promise<{ job: Job<Payload>; record: Record }>;
 }
 
