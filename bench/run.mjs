@@ -2,9 +2,10 @@
 // ratio to a baseline measured in the same run on the same machine. Servers run as their own
 // processes (the built entry points); autocannon runs here. BENCH_SECONDS sets each measurement's
 // length (default 10). Groups, one file each: foundation (gateway and pulse), ledger, catalog,
-// palette, billing, reliability (what rate limiting costs); all by default, else those named, in
-// the order named. lib.mjs holds the shared machinery: starting servers, measuring, and printing
-// and writing the results.
+// palette, billing, reliability (what rate limiting costs), identity (what authentication
+// costs), communication (sends and deliveries); all by default, else those named, in the order
+// named. lib.mjs holds the shared machinery: starting servers, measuring, and printing and
+// writing the results.
 import { report, seconds, stopAll } from './lib.mjs';
 import { foundation } from './foundation.mjs';
 import { ledger } from './ledger.mjs';
@@ -12,8 +13,19 @@ import { catalog } from './catalog.mjs';
 import { palette } from './palette.mjs';
 import { billing } from './billing.mjs';
 import { reliability } from './reliability.mjs';
+import { identity } from './identity.mjs';
+import { communication } from './communication.mjs';
 
-const groups = { foundation, ledger, catalog, palette, billing, reliability };
+const groups = {
+  foundation,
+  ledger,
+  catalog,
+  palette,
+  billing,
+  reliability,
+  identity,
+  communication,
+};
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !Object.hasOwn(groups, name));
 if (unknown.length)
@@ -26,6 +38,9 @@ try {
   for (const name of chosen.length ? chosen : Object.keys(groups)) {
     console.error(`${name}:`);
     await groups[name]();
+    // A group's servers stop before the next group starts: a gateway left running would also
+    // run the next group's jobs (its in-process services poll the same database).
+    await stopAll();
   }
   report();
 } finally {

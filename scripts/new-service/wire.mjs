@@ -134,6 +134,8 @@ function editCompose(text, name, port) {
         '      context: .',
         `      dockerfile: apps/${name}/Dockerfile`,
         '    environment:',
+        '      <<: *auth',
+        '      PLATFORM_URL: http://gateway:3000',
         `      PORT: '${port}'`,
         '      DATABASE_URL: postgres://platform:platform@postgres:5432/platform',
         '      LOG_LEVEL: info',

@@ -1,6 +1,7 @@
 import type { ServiceManifest } from '@platform/core';
 import { billing } from '@platform/billing';
 import { catalog } from '@platform/catalog';
+import { communication } from '@platform/communication';
 import { ledger } from '@platform/ledger';
 import { palette } from '@platform/palette';
 import { passport } from '@platform/passport';
@@ -14,4 +15,5 @@ export const SERVICES: readonly ServiceManifest[] = [
   billing,
   pulse,
   passport,
+  communication,
 ];

@@ -37,8 +37,10 @@ function variablesRead(readConfig: (env: Record<string, string | undefined>) => 
   return [...seen].sort();
 }
 
+// A family of variables (`CHANNEL_*`) is read by enumerating the environment, not by name.
 const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) =>
   list
+    .filter((v) => !v.name.endsWith('*'))
     .flatMap((v) =>
       v.name.includes('<NAME>')
         ? names.map((n) => v.name.replace('<NAME>', n.toUpperCase()))
@@ -49,6 +51,7 @@ const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) =>
 const serviceVariables = SERVICES.flatMap((s) => s.variables ?? []);
 const standaloneVariables = (service: ServiceManifest) =>
   [...SERVER_VARIABLES, ...AUTH_VARIABLES, ...STANDALONE_VARIABLES, ...(service.variables ?? [])]
+    .filter((v) => !v.name.endsWith('*'))
     .map((v) => v.name)
     .sort();
 

@@ -68,16 +68,25 @@ async function seed() {
       '/api/v1/passport/providers',
       { name: 'sweep', type: 'github', clientId: 'sweep', clientSecret: 'env:OAUTH_SWEEP_SECRET' },
     ],
+    ['/api/v1/communication/channels', { name: 'sweep', provider: 'log', config: {} }],
+    ['/api/v1/communication/apps/sweep/channels', { channelId: 'sweep', target: 'sweep' }],
   ];
   for (const [url, payload] of records) {
     const res = await gw.app.inject({ method: 'POST', url, payload });
     if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
     ids.set(`${url}/{id}`, res.json().data.id);
   }
+  const sent = await gw.app.inject({
+    method: 'POST',
+    url: '/api/v1/communication/apps/sweep/send',
+    payload: { channelId: 'sweep', text: 'sweep' },
+  });
+  if (sent.statusCode >= 300) throw new Error(`seeding a delivery: ${sent.body}`);
+  ids.set('/api/v1/communication/apps/{appId}/deliveries/{id}', sent.json().data.delivery.id);
 }
 
 const sampleId = (name: string, path = '') =>
-  ids.get(path) ?? { name: 'pulse', dependsOn: 'other' }[name] ?? 'sweep';
+  (name !== 'appId' && ids.get(path)) || { name: 'pulse', dependsOn: 'other' }[name] || 'sweep';
 afterAll(() => gw.close());
 
 function fill(path: string, value: (name: string) => string) {

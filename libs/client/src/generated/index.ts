@@ -6,6 +6,7 @@ import { OPERATIONS as palette, type operations as paletteTypes } from './palett
 import { OPERATIONS as billing, type operations as billingTypes } from './billing/index.js';
 import { OPERATIONS as pulse, type operations as pulseTypes } from './pulse/index.js';
 import { OPERATIONS as passport, type operations as passportTypes } from './passport/index.js';
+import { OPERATIONS as communication, type operations as communicationTypes } from './communication/index.js';
 
 export type operations = gatewayTypes &
   ledgerTypes &
@@ -13,6 +14,7 @@ export type operations = gatewayTypes &
   paletteTypes &
   billingTypes &
   pulseTypes &
-  passportTypes;
+  passportTypes &
+  communicationTypes;
 
-export const OPERATIONS = { gateway, ledger, catalog, palette, billing, pulse, passport } as const;
+export const OPERATIONS = { gateway, ledger, catalog, palette, billing, pulse, passport, communication } as const;

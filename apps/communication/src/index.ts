@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import { defineService } from '@platform/core';
+import {
+  COMMUNICATION_VARIABLES,
+  communicationConfig,
+  type CommunicationConfig,
+} from './config.js';
+import type { CommunicationDatabase } from './database.js';
+import { migrations } from './migrations/index.js';
+import { channelRoutes } from './routes/channels.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { registrationRoutes } from './routes/registrations.js';
+import { sendRoutes } from './routes/send.js';
+
+export {
+  COMMUNICATION_VARIABLES,
+  communicationConfig,
+  type CommunicationConfig,
+} from './config.js';
+
+/** Channels on real providers, app registrations, and deliveries that are never lost (spec 2.9, 4.9). */
+export const communication = defineService<CommunicationDatabase, CommunicationConfig>({
+  name: 'communication',
+  title: 'Communication',
+  root: join(__dirname, '..'),
+  defaultPort: 3109,
+  migrations,
+  variables: COMMUNICATION_VARIABLES,
+  config: communicationConfig,
+  routes: [channelRoutes, registrationRoutes, sendRoutes, deliveryRoutes],
+});
+
+export default communication;

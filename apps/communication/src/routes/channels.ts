@@ -1,0 +1,152 @@
+import {
+  conflict,
+  nameTaken,
+  newId,
+  notFound,
+  ok,
+  orConflict,
+  responses,
+  stampsAt,
+  Type,
+} from '@platform/core';
+import { isForeignKeyViolation } from '@platform/db';
+import type { ChannelRow, CommunicationRoutes } from '../database.js';
+import { maskedConfig, secretVault, storableConfig } from '../providers/channel-config.js';
+import {
+  appsOnChannel,
+  deleteChannel,
+  findChannel,
+  insertChannel,
+  listChannels,
+  updateChannel,
+} from '../repositories/channels.js';
+import {
+  ChannelInputSchema,
+  ChannelListQuery,
+  ChannelParams,
+  ChannelSchema,
+  ChannelUpdateSchema,
+  type Channel,
+} from '../schemas/channels.js';
+
+const toChannel = (row: ChannelRow): Channel => ({
+  id: row.id,
+  name: row.name,
+  provider: row.provider,
+  description: row.description,
+  status: row.status,
+  config: maskedConfig(row.provider, row.config),
+  ...stampsAt(row.created_at, row.updated_at),
+});
+
+export const channelRoutes: CommunicationRoutes = async (app, { db, auth }) => {
+  const vault = secretVault(auth);
+
+  app.get(
+    '/channels',
+    {
+      schema: {
+        operationId: 'listChannels',
+        summary: 'List channels by name',
+        description: '`status` keeps the active or the disabled ones.',
+        querystring: ChannelListQuery,
+        response: responses({ 200: Type.Array(ChannelSchema) }),
+      },
+    },
+    async (request) => {
+      const { status, limit, offset } = request.query;
+      return ok((await listChannels(db, { status }, { limit, offset })).map(toChannel));
+    },
+  );
+
+  app.post(
+    '/channels',
+    {
+      schema: {
+        operationId: 'createChannel',
+        summary: 'Create a channel',
+        description:
+          '`config` is checked against the provider (400 naming the key). 409 CONFLICT when a channel has that name already, in any case.',
+        body: ChannelInputSchema,
+        response: responses({ 201: ChannelSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { name, provider, description = null, config = {} } = request.body;
+      const stored = storableConfig(provider, config, vault);
+      const row = await orConflict(
+        () =>
+          insertChannel(db, { id: newId(8, 'ch_'), name, provider, description, config: stored }),
+        nameTaken('Channel', name),
+      );
+      return reply.code(201).send(ok(toChannel(row)));
+    },
+  );
+
+  app.get(
+    '/channels/:id',
+    {
+      schema: {
+        operationId: 'getChannel',
+        summary: 'Get one channel by id or name',
+        params: ChannelParams,
+        response: responses({ 200: ChannelSchema }),
+      },
+    },
+    async (request) => ok(toChannel(await findChannel(db, request.params.id))),
+  );
+
+  app.patch(
+    '/channels/:id',
+    {
+      schema: {
+        operationId: 'updateChannel',
+        summary: 'Change a channel',
+        description:
+          '`status` (active or disabled), `description` (null clears it), `config` (the whole config, checked as at creation; a secret sent as "********" keeps the stored one). The provider cannot change.',
+        params: ChannelParams,
+        body: ChannelUpdateSchema,
+        response: responses({ 200: ChannelSchema }),
+      },
+    },
+    async (request) => {
+      const channel = await findChannel(db, request.params.id);
+      const { status, description, config } = request.body;
+      const stored = config && storableConfig(channel.provider, config, vault, channel.config);
+      const row = await updateChannel(db, channel.id, { status, description, config: stored });
+      if (!row) throw notFound('Channel', request.params.id);
+      return ok(toChannel(row));
+    },
+  );
+
+  app.delete(
+    '/channels/:id',
+    {
+      schema: {
+        operationId: 'deleteChannel',
+        summary: 'Delete a channel',
+        description:
+          'Answers with the channel as it was. 409 CONFLICT while apps are registered on it (delete their registrations first); its deliveries stay on record.',
+        params: ChannelParams,
+        response: responses({ 200: ChannelSchema }),
+      },
+    },
+    async (request) => {
+      const channel = await findChannel(db, request.params.id);
+      const apps = await appsOnChannel(db, channel.id);
+      if (apps.length > 0)
+        throw conflict(
+          `Channel ${channel.name} is registered by apps ${apps.join(', ')}: delete those registrations first`,
+        );
+      // A registration made meanwhile is a foreign key violation: the same 409.
+      const row = await deleteChannel(db, channel.id).catch((error: unknown) => {
+        if (!isForeignKeyViolation(error)) throw error;
+        throw conflict(
+          `Channel ${channel.name} is registered by an app: delete its registrations first`,
+        );
+      });
+      if (!row) throw notFound('Channel', request.params.id);
+      return ok(toChannel(row));
+    },
+  );
+};

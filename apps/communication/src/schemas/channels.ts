@@ -1,0 +1,54 @@
+import { Name, Nullable, PagedQuery, StampsAt, Type, type Static } from '@platform/core';
+import { CHANNEL_STATUSES, PROVIDERS } from '../database.js';
+
+const Description = Type.String({
+  maxLength: 2000,
+  title: 'description',
+  description: 'Free text, up to 2000 characters',
+});
+
+const CONFIG_DESCRIPTION =
+  'Per provider: smtp {host, port, secure, user, pass, from}; slack {webhookUrl}; webhook {url, secret}; log {}. ' +
+  'The secrets (smtp pass, slack webhookUrl, webhook secret) may be env:CHANNEL_<NAME>, resolved when sending; ' +
+  'written literally they are stored encrypted and answered as "********". No other value may be an env: reference.';
+
+/** Checked per provider by the route (channel-config.ts), which names the key that is wrong. */
+export const ConfigSchema = Type.Record(
+  Type.String(),
+  Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+  { description: CONFIG_DESCRIPTION },
+);
+
+export const ChannelSchema = Type.Object({
+  id: Type.String({ description: 'ch_ and 8 random characters' }),
+  name: Type.String(),
+  provider: Type.Enum([...PROVIDERS]),
+  description: Nullable(Type.String()),
+  status: Type.Enum([...CHANNEL_STATUSES]),
+  config: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+    description: 'Literal secrets masked as "********"; env: references as written',
+  }),
+  ...StampsAt,
+});
+export type Channel = Static<typeof ChannelSchema>;
+
+export const ChannelInputSchema = Type.Object({
+  name: Name('channel name'),
+  provider: Type.Enum([...PROVIDERS], { description: 'smtp, slack, webhook or log' }),
+  description: Type.Optional(Nullable(Description)),
+  config: Type.Optional(ConfigSchema),
+});
+
+export const ChannelUpdateSchema = Type.Object({
+  status: Type.Optional(Type.Enum([...CHANNEL_STATUSES])),
+  description: Type.Optional(Nullable(Description)),
+  config: Type.Optional(ConfigSchema),
+});
+
+export const ChannelListQuery = PagedQuery({
+  status: Type.Optional(Type.Enum([...CHANNEL_STATUSES])),
+});
+
+export const ChannelParams = Type.Object({
+  id: Type.String({ minLength: 1, description: 'The id (exact) or the name (any case)' }),
+});
