@@ -5,6 +5,7 @@ import {
   deadUrl,
   listen,
   startOpenIdProvider,
+  waitFor,
   type CookieBrowser,
   type OpenIdProvider,
 } from '@platform/testing';
@@ -81,6 +82,11 @@ it('signs a person in from a page and back, and the cookie opens pages and APIs'
   });
   expect(event.status).toBe(201);
   expect(event.headers.get('x-served-by')).toBeNull();
+  // The identity service's audit trail reaches the ledger (a durable job, through libs/client).
+  const trail = async () =>
+    (await (await browser.get(`${base}/api/v1/ledger/events?action=user.signin`)).json()).data;
+  await waitFor(async () => (await trail()).length > 0, 10_000, 'the sign-in in the ledger');
+  expect((await trail())[0]).toMatchObject({ action: 'user.signin', actor: 'ada@example.com' });
 });
 
 it('closes everything once the person signs out', async () => {
