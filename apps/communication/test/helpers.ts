@@ -104,6 +104,25 @@ export async function channelWithApp(
   return { channel: created.body.data, registration: reg.body.data, appId };
 }
 
+/**
+ * An smtp channel `mail` on `smtp`, logging in as `mailer` with `pass`, app1 registered on it for
+ * dev@example.com, and `message` sent through it: the send's answer.
+ */
+export async function sendMail(
+  client: Client,
+  smtp: { host: string; port: number },
+  pass: string,
+  message: object,
+) {
+  const config = { host: smtp.host, port: smtp.port, from: 'ci@example.com', user: 'mailer', pass };
+  await channelWithApp(
+    client,
+    { name: 'mail', provider: 'smtp', config },
+    { target: 'dev@example.com' },
+  );
+  return client.call('POST', '/apps/app1/send', message);
+}
+
 export interface PeerRequest {
   headers: IncomingHttpHeaders;
   body: string;

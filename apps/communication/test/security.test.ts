@@ -15,6 +15,7 @@ import {
   smtpPeer,
   smtpReply,
   startService,
+  sendMail,
 } from './helpers';
 
 const MESSAGE = { channelId: 'mail', subject: 'Hello', text: 'Body' };
@@ -83,19 +84,7 @@ describe('SMTP login', () => {
       allowInsecureAuth: true,
     });
     const client = await startService({ env: { CHANNEL_SMTP_PASS: 'the-smtp-password' } });
-    const config = {
-      host: smtp.host,
-      port: smtp.port,
-      from: 'ci@example.com',
-      user: 'mailer',
-      pass: 'env:CHANNEL_SMTP_PASS',
-    };
-    await channelWithApp(
-      client,
-      { name: 'mail', provider: 'smtp', config },
-      { target: 'dev@example.com' },
-    );
-    const res = await client.call('POST', '/apps/app1/send', MESSAGE);
+    const res = await sendMail(client, smtp, 'env:CHANNEL_SMTP_PASS', MESSAGE);
     const failed = await client.settled('app1', res.body.data.delivery.id);
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(/^SMTP 127\.0\.0\.1/);

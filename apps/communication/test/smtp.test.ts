@@ -1,5 +1,5 @@
 import type { SMTPServerOptions } from 'smtp-server';
-import { channelWithApp, smtpPeer, smtpReply, startService } from './helpers';
+import { channelWithApp, smtpPeer, smtpReply, startService, sendMail } from './helpers';
 
 const MESSAGE = {
   channelId: 'mail',
@@ -44,19 +44,7 @@ describe('authentication', () => {
   it('logs in with a password from an env reference', async () => {
     const smtp = await smtpPeer({ onAuth });
     const client = await startService({ env: { CHANNEL_SMTP_PASS: 'right-password-123' } });
-    const config = {
-      host: smtp.host,
-      port: smtp.port,
-      from: 'ci@example.com',
-      user: 'mailer',
-      pass: 'env:CHANNEL_SMTP_PASS',
-    };
-    await channelWithApp(
-      client,
-      { name: 'mail', provider: 'smtp', config },
-      { target: 'dev@example.com' },
-    );
-    const res = await client.call('POST', '/apps/app1/send', MESSAGE);
+    const res = await sendMail(client, smtp, 'env:CHANNEL_SMTP_PASS', MESSAGE);
     expect(await client.settled('app1', res.body.data.delivery.id)).toMatchObject({
       status: 'sent',
     });
@@ -66,19 +54,7 @@ describe('authentication', () => {
   it('logs in with a literal password stored encrypted (authentication on)', async () => {
     const smtp = await smtpPeer({ onAuth });
     const client = await startService({ auth: true });
-    const config = {
-      host: smtp.host,
-      port: smtp.port,
-      from: 'ci@example.com',
-      user: 'mailer',
-      pass: 'right-password-123',
-    };
-    await channelWithApp(
-      client,
-      { name: 'mail', provider: 'smtp', config },
-      { target: 'dev@example.com' },
-    );
-    const res = await client.call('POST', '/apps/app1/send', MESSAGE);
+    const res = await sendMail(client, smtp, 'right-password-123', MESSAGE);
     expect(await client.settled('app1', res.body.data.delivery.id)).toMatchObject({
       status: 'sent',
     });
@@ -88,19 +64,7 @@ describe('authentication', () => {
   it('fails at once, without retrying, on a wrong password (535)', async () => {
     const smtp = await smtpPeer({ onAuth });
     const client = await startService({ env: { CHANNEL_SMTP_PASS: 'wrong' } });
-    const config = {
-      host: smtp.host,
-      port: smtp.port,
-      from: 'ci@example.com',
-      user: 'mailer',
-      pass: 'env:CHANNEL_SMTP_PASS',
-    };
-    await channelWithApp(
-      client,
-      { name: 'mail', provider: 'smtp', config },
-      { target: 'dev@example.com' },
-    );
-    const res = await client.call('POST', '/apps/app1/send', MESSAGE);
+    const res = await sendMail(client, smtp, 'env:CHANNEL_SMTP_PASS', MESSAGE);
     const failed = await client.settled('app1', res.body.data.delivery.id);
     expect(failed).toMatchObject({ status: 'failed', attemptCount: 1 });
     expect(failed.error).toMatch(/^SMTP 127\.0\.0\.1 answered 535/);
