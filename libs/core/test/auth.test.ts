@@ -5,6 +5,7 @@ import {
   decryptSecret,
   deriveKey,
   encryptSecret,
+  remoteKeyResolver,
   signIdentity,
   verifyIdentity,
   type App,
@@ -140,5 +141,28 @@ describe('the authentication hook', () => {
       kind: 'anonymous',
     });
     await open.close();
+  });
+});
+
+describe('a standalone service checking keys with the identity service', () => {
+  it('answers 503 when the identity service cannot be reached, and nothing else', async () => {
+    const { createServer } = await import('node:net');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const app = createApp();
+    authenticateRequests(app, {
+      settings: authSettings(ENV),
+      resolve: remoteKeyResolver(`http://127.0.0.1:${port}`),
+    });
+    app.get('/api/who', async (request) => request.identity);
+    const res = await app.inject({ method: 'GET', url: '/api/who', headers: { 'x-api-key': 'k' } });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: `The identity service at http://127.0.0.1:${port} is unreachable`,
+    });
+    await app.close();
   });
 });
