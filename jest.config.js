@@ -1,3 +1,10 @@
+const ESM_ONLY = [
+  ...['typebox', 'cookie', 'content-disposition', 'jose', 'openid-client', 'oauth4webapi'],
+  ...['oauth2-mock-server', 'is-plain-obj'],
+  ...['@octokit', 'universal-user-agent', 'before-after-hook', 'json-with-bigint'],
+  ...['ai', '@ai-sdk', '@openrouter', '@workflow', 'eventsource-parser', 'zod'],
+];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
@@ -8,10 +15,9 @@ module.exports = {
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  // typebox 1.x, cookie and content-disposition are ESM-only; Jest needs them transformed to CommonJS.
-  transformIgnorePatterns: [
-    '/node_modules/(?!(typebox|cookie|content-disposition|jose|openid-client|oauth4webapi|oauth2-mock-server|is-plain-obj)/)',
-  ],
+  // Packages published as ES modules only (and what they bring in their own node_modules): Jest
+  // needs them transformed to CommonJS.
+  transformIgnorePatterns: [`^(?!.*/node_modules/(${ESM_ONLY.join('|')})/).*/node_modules/`],
   moduleNameMapper: {
     '^@platform/(core|db|client|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^@platform/([a-z-]+)$': '<rootDir>/apps/$1/src/index.ts',

@@ -145,7 +145,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
           await scope.register(service.plugin, { ...mount(service), jobs: true, trusted: true });
         }
       },
-      { prefix: service.prefix },
+      // The service registers its routes under its own prefixes (service.prefixes).
     );
   }
 

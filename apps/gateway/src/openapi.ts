@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { SESSION_COOKIE, type App, type ServiceManifest } from '@platform/core';
+import { namedWildcards, SESSION_COOKIE, type App, type ServiceManifest } from '@platform/core';
 import type { FeatureFlags } from './features.js';
 import { GATEWAY_VERSION } from './routes/system.js';
 
@@ -21,6 +21,7 @@ export interface OpenApiOptions {
 export async function registerOpenApiCollector(app: App, services: readonly ServiceManifest[]) {
   await app.register(swagger, {
     hideUntagged: true,
+    transform: namedWildcards,
     openapi: {
       openapi: '3.0.3',
       info: {
@@ -59,7 +60,7 @@ export function mergedDocument(app: App, { services, flags, fallbacks }: OpenApi
       schemas: { ...doc.components?.schemas, ...other.components?.schemas },
     };
   }
-  const disabled = services.filter((s) => !flags.isEnabled(s.name)).map((s) => s.prefix);
+  const disabled = services.filter((s) => !flags.isEnabled(s.name)).flatMap((s) => s.prefixes);
   doc.paths = Object.fromEntries(
     Object.entries(paths).filter(
       ([path]) => !disabled.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)),

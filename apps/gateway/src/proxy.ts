@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
   badGateway,
   IDENTITY_HEADER,
@@ -107,12 +107,12 @@ export interface ProxyOptions {
 }
 
 /**
- * `<prefix>/*` forwarded to the same path on `upstream` (method, headers and body as received,
+ * Every prefix of the service (`<prefix>/*`) forwarded to the same path on `upstream` (method, headers and body as received,
  * the host header replaced by x-forwarded-host/-proto, x-request-id passed on). When the target is
  * unreachable the request is served in-process instead; an HTTP error from it is passed through.
  */
 export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, options) => {
-  const { manifest, upstream, fallback } = options;
+  const { manifest, fallback } = options;
   // Outlier ejection, as Envoy does it: a target found unreachable is left alone for a while, so
   // that requests do not each wait for a connect to fail; the first request after that tries it.
   let ejectedUntil = 0;
@@ -140,10 +140,25 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
     (_req, body, done) => done(null, body),
   );
   scope.addContentTypeParser(STREAMED_TYPES, (_req, payload, done) => done(null, payload));
+  const eject = () => {
+    ejectedUntil = Date.now() + options.retryAfterMs;
+  };
 
+  for (const prefix of manifest.prefixes) await forward(scope, prefix, options, eject);
+};
+
+/** `prefix` (one of the service's) forwarded to the same path on the target. */
+async function forward(
+  scope: FastifyInstance,
+  prefix: string,
+  options: ProxyOptions,
+  eject: () => void,
+) {
+  const { manifest, upstream, fallback } = options;
   await scope.register(httpProxy, {
     upstream,
-    rewritePrefix: manifest.prefix,
+    prefix,
+    rewritePrefix: prefix,
     proxyPayloads: false,
     http: { requestOptions: { timeout: options.timeoutMs } },
     undici: {
@@ -175,7 +190,7 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
       onError: (reply, { error }) => {
         const request = reply.request;
         // Requests after this one go in-process at once, not onto connections to a dead target.
-        if (isDown(error)) ejectedUntil = Date.now() + options.retryAfterMs;
+        if (isDown(error)) eject();
         if (mayServeInProcess(error, request.method)) {
           request.log.warn(
             { upstream, err: error },
@@ -192,4 +207,4 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
       },
     },
   });
-};
+}

@@ -37,10 +37,12 @@ function variablesRead(readConfig: (env: Record<string, string | undefined>) => 
   return [...seen].sort();
 }
 
-// A family of variables (`CHANNEL_*`) is read by enumerating the environment, not by name.
+// A family of variables (`CHANNEL_*`) is read by enumerating the environment, and one a record
+// names (`<provider envVar>`) when it is used: neither by a name known in advance.
+const byName = (v: { name: string }) => !v.name.endsWith('*') && !/^<[a-z]/.test(v.name);
 const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) =>
   list
-    .filter((v) => !v.name.endsWith('*'))
+    .filter(byName)
     .flatMap((v) =>
       v.name.includes('<NAME>')
         ? names.map((n) => v.name.replace('<NAME>', n.toUpperCase()))
@@ -51,7 +53,7 @@ const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) =>
 const serviceVariables = SERVICES.flatMap((s) => s.variables ?? []);
 const standaloneVariables = (service: ServiceManifest) =>
   [...SERVER_VARIABLES, ...AUTH_VARIABLES, ...STANDALONE_VARIABLES, ...(service.variables ?? [])]
-    .filter((v) => !v.name.endsWith('*'))
+    .filter(byName)
     .map((v) => v.name)
     .sort();
 

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { defineService, ok, type ServiceManifest } from '@platform/core';
 import { SERVICES } from '../src/index';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 
@@ -14,27 +12,17 @@ const healthOf = async (name: string) =>
 
 describe('feature flags', () => {
   it('keeps experimental services (git) off unless switched on', async () => {
-    const git: ServiceManifest = {
-      ...defineService({
-        name: 'git',
-        title: 'Git',
-        root: join(__dirname, '..'),
-        defaultPort: 0,
-        migrations: {},
-        routes: [async (app) => void app.get('/events', async () => ok([]))],
-        experimental: true,
-      }),
-      webRoot: join(__dirname, '..', 'public'),
-    };
-    gw = await gatewayUnderTest({}, { services: [...SERVICES, git] });
+    expect(SERVICES.filter((s) => s.experimental).map((s) => s.name)).toEqual(['git']);
+    gw = await gatewayUnderTest();
     expect((await get('/api/v1/features/git')).json().data).toMatchObject({
       enabled: false,
       source: 'default',
       default: false,
     });
-    expect((await get('/api/v1/git/events')).statusCode).toBe(404);
+    expect((await get('/api/v1/git/providers')).statusCode).toBe(404);
+    expect(await healthOf('git')).toBeUndefined();
     await gw.app.inject({ method: 'PUT', url: '/api/v1/features/git', payload: { enabled: true } });
-    expect((await get('/api/v1/git/events')).statusCode).toBe(200);
+    expect((await get('/api/v1/git/providers')).statusCode).toBe(200);
   });
 
   it('reports each flag with its state and source', async () => {
@@ -42,9 +30,9 @@ describe('feature flags', () => {
     expect((await get('/api/v1/features')).json().data).toEqual(
       SERVICES.map((s) => ({
         name: s.name,
-        enabled: true,
+        enabled: !s.experimental,
         source: 'default',
-        default: true,
+        default: !s.experimental,
         env: null,
         override: null,
       })),
@@ -161,7 +149,7 @@ describe('health when a database is down', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({
       status: 'degraded',
-      services: SERVICES.map((s) => ({
+      services: SERVICES.filter((s) => !s.experimental).map((s) => ({
         name: s.name,
         status: 'unhealthy',
         via: 'in-process',

@@ -10,6 +10,7 @@ export interface Operation {
   operationId: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 export interface Schema {
   type?: string;

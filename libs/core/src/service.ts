@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import swagger from '@fastify/swagger';
-import { Type } from 'typebox';
+import swagger, { type SwaggerTransform } from '@fastify/swagger';
+import { Type, type TObject } from 'typebox';
 import type { PlatformClient } from '@platform/client';
 import type { Kysely, Migrations, PlatformDatabase } from '@platform/db';
 import { createApp, type App, type AppOptions } from './app.js';
@@ -55,6 +55,13 @@ export type ServiceRoutes<DB = unknown, Config = undefined> = FastifyPluginAsync
   ServiceContext<DB, Config>
 >;
 
+/** Route plugins mounted at a path outside the service's prefix. */
+export interface ServiceMount<DB = unknown, Config = undefined> {
+  /** An absolute path prefix, e.g. `/preview`. */
+  prefix: string;
+  routes: ReadonlyArray<ServiceRoutes<DB, Config>>;
+}
+
 /** What `defineService` is told; everything else is derived from it. */
 export interface ServiceDefinition<DB, Config> {
   /** Short name: the path prefix, the Postgres schema, FEATURE_<NAME> and the web UI folder. */
@@ -73,8 +80,14 @@ export interface ServiceDefinition<DB, Config> {
    * whenever the service declares a Config type (see ServiceDefinitionOf).
    */
   config?: (env: Env) => Config;
-  /** Route plugins, registered in order; each is given the service's context. */
+  /** Route plugins, registered in order under `/api/v1/<name>`; each is given the service's context. */
   routes: ReadonlyArray<ServiceRoutes<DB, Config>>;
+  /**
+   * Paths the service owns besides its prefix (the sandbox's `/preview`, `/app`, `/api/v1/studio`):
+   * each prefix's route plugins get the same context, are gated by the same flag, and are
+   * forwarded to the standalone service by the gateway's proxy like the prefix itself.
+   */
+  mounts?: ReadonlyArray<ServiceMount<DB, Config>>;
   /**
    * Periodic jobs, on the durable queue: each runs in one instance at a time, on a schedule kept in
    * the database; instances mounted with `jobs: false` leave them to the others.
@@ -123,6 +136,8 @@ export interface ServiceManifest<Config = any> {
   title: string;
   /** `/api/v1/<name>` */
   prefix: string;
+  /** Every path prefix the service answers under: `prefix` first, then its mounts. */
+  prefixes: readonly string[];
   /** The app's package.json version. */
   version: string;
   defaultPort: number;
@@ -133,7 +148,10 @@ export interface ServiceManifest<Config = any> {
   /** Reads and validates the service's variables. */
   config(env: Env): Config;
   experimental: boolean;
-  /** Everything under the prefix: `GET /healthz`, the routes and the jobs. */
+  /**
+   * Registered at the root (no Fastify prefix): everything under `prefixes`, i.e. `GET
+   * <prefix>/healthz`, the routes, the mounts, and the jobs.
+   */
   plugin: FastifyPluginAsync<MountOptions<Config>>;
   /** The identity service's credential check, on a database (see ServiceDefinition.authenticate). */
   resolver?: (database: PlatformDatabase) => CredentialResolver;
@@ -186,31 +204,6 @@ export function defineService<DB, Config = undefined>(
       if (schema.operationId && !schema.operationId.startsWith(`${name}.`))
         schema.operationId = `${name}.${schema.operationId}`;
     });
-    scope.get(
-      '/healthz',
-      {
-        // Public on a standalone service (probes, the gateway's health); behind the gateway's
-        // authentication like every other route when mounted in it.
-        config: { public: !options.trusted },
-        schema: {
-          operationId: 'health',
-          summary: `Health of ${title}`,
-          description: 'Pings the database; 503 SERVICE_UNAVAILABLE when it does not answer.',
-          response: responses({ 200: HealthSchema }),
-        },
-      },
-      async () => {
-        try {
-          await database.ping();
-        } catch (error) {
-          throw serviceUnavailable(
-            `${name}: database unreachable (${(error as Error).message})`,
-            error,
-          );
-        }
-        return ok({ name, version, status: 'ok' as const });
-      },
-    );
     const queue = new JobQueue(db, scope.log, typeof jobs === 'object' ? jobs : {});
     const ctx: ServiceContext<DB, Config> = {
       db,
@@ -221,7 +214,43 @@ export function defineService<DB, Config = undefined>(
       platform: platformClient(name, platform, auth),
       platformFor: (identity) => platformClient(name, platform, auth, identity),
     };
-    for (const routes of definition.routes) await scope.register(routes, ctx);
+    const main = async (scope: FastifyInstance) => {
+      scope.get(
+        '/healthz',
+        {
+          // Public on a standalone service (probes, the gateway's health); behind the gateway's
+          // authentication like every other route when mounted in it.
+          config: { public: !options.trusted },
+          schema: {
+            operationId: 'health',
+            summary: `Health of ${title}`,
+            description: 'Pings the database; 503 SERVICE_UNAVAILABLE when it does not answer.',
+            response: responses({ 200: HealthSchema }),
+          },
+        },
+        async () => {
+          try {
+            await database.ping();
+          } catch (error) {
+            throw serviceUnavailable(
+              `${name}: database unreachable (${(error as Error).message})`,
+              error,
+            );
+          }
+          return ok({ name, version, status: 'ok' as const });
+        },
+      );
+      for (const routes of definition.routes) await scope.register(routes, ctx);
+    };
+    await scope.register(main, { prefix: `/api/v1/${name}` });
+    for (const mount of definition.mounts ?? []) {
+      await scope.register(
+        async (mounted) => {
+          for (const routes of mount.routes) await mounted.register(routes, ctx);
+        },
+        { prefix: mount.prefix },
+      );
+    }
     if (jobs) {
       for (const job of definition.jobs?.(ctx) ?? []) runPeriodically(queue, job);
       scope.addHook('onReady', () => queue.startPolling());
@@ -233,6 +262,7 @@ export function defineService<DB, Config = undefined>(
     name,
     title,
     prefix: `/api/v1/${name}`,
+    prefixes: [`/api/v1/${name}`, ...(definition.mounts ?? []).map((m) => m.prefix)],
     version,
     defaultPort: definition.defaultPort,
     migrations: definition.migrations,
@@ -247,7 +277,32 @@ export function defineService<DB, Config = undefined>(
 
 export const openApiInfo = (title: string, version: string) => ({
   openapi: { openapi: '3.0.3', info: { title, version } },
+  transform: namedWildcards,
 });
+
+/**
+ * A route ending in a wildcard (`/files/*`: a path with its slashes) is documented with a named
+ * parameter, `{path}`, rather than `{*}`, which clients cannot name: the same URL either way.
+ */
+export const namedWildcards: SwaggerTransform = ({ schema, url }) => {
+  const params = schema?.params as TObject | undefined;
+  const wildcard = params?.properties?.['*'];
+  if (!url.endsWith('/*') || !params || !wildcard) return { schema, url };
+  const { '*': _, ...others } = params.properties;
+  return {
+    url: `${url.slice(0, -1)}:path`,
+    schema: {
+      ...schema,
+      params: Type.Object({
+        ...others,
+        path: Type.String({
+          ...wildcard,
+          description: 'The rest of the path, slashes included',
+        }),
+      }),
+    },
+  };
+};
 
 /**
  * One service on its own Fastify instance, under its usual prefix: the standalone server, the
@@ -260,7 +315,7 @@ export async function buildServiceApp<Config>(
 ): Promise<App> {
   const app = createApp(options);
   await app.register(swagger, openApiInfo(manifest.title, manifest.version));
-  await app.register(manifest.plugin, { ...mount, prefix: manifest.prefix });
+  await app.register(manifest.plugin, mount);
   await app.ready();
   return app;
 }

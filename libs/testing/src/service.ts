@@ -78,13 +78,14 @@ export interface JsonApi {
   get(url: string): Promise<{ status: number; body: Json }>;
   post(url: string, payload?: unknown): Promise<{ status: number; body: Json }>;
   put(url: string, payload: unknown): Promise<{ status: number; body: Json }>;
+  patch(url: string, payload: unknown): Promise<{ status: number; body: Json }>;
   del(url: string): Promise<{ status: number; body: Json }>;
 }
 
 /** JSON requests to `app` under `prefix` through `inject`, answering status and parsed body. */
 export function jsonApi(app: App, prefix: string): JsonApi {
   const call = async (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     payload?: unknown,
   ) => {
@@ -99,6 +100,7 @@ export function jsonApi(app: App, prefix: string): JsonApi {
     get: (url) => call('GET', url),
     post: (url, payload) => call('POST', url, payload ?? {}),
     put: (url, payload) => call('PUT', url, payload),
+    patch: (url, payload) => call('PATCH', url, payload),
     del: (url) => call('DELETE', url),
   };
 }

@@ -7,6 +7,9 @@ import { OPERATIONS as billing, type operations as billingTypes } from './billin
 import { OPERATIONS as pulse, type operations as pulseTypes } from './pulse/index.js';
 import { OPERATIONS as passport, type operations as passportTypes } from './passport/index.js';
 import { OPERATIONS as communication, type operations as communicationTypes } from './communication/index.js';
+import { OPERATIONS as stage, type operations as stageTypes } from './stage/index.js';
+import { OPERATIONS as inference, type operations as inferenceTypes } from './inference/index.js';
+import { OPERATIONS as git, type operations as gitTypes } from './git/index.js';
 
 export type operations = gatewayTypes &
   ledgerTypes &
@@ -15,6 +18,9 @@ export type operations = gatewayTypes &
   billingTypes &
   pulseTypes &
   passportTypes &
-  communicationTypes;
+  communicationTypes &
+  stageTypes &
+  inferenceTypes &
+  gitTypes;
 
-export const OPERATIONS = { gateway, ledger, catalog, palette, billing, pulse, passport, communication } as const;
+export const OPERATIONS = { gateway, ledger, catalog, palette, billing, pulse, passport, communication, stage, inference, git } as const;

@@ -1,0 +1,185 @@
+import { join, resolve, sep } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  ApiError,
+  badGateway,
+  badRequest,
+  serviceUnavailable,
+  type ServiceContext,
+} from '@platform/core';
+import { DEFAULT_GITHUB_URL, normaliseBaseUrl, type GitConfig } from './config.js';
+import type { GitDatabase, ProviderRow, RepositoryRow } from './database.js';
+import type { Author } from './providers/backend.js';
+import { githubBackend, type GithubBackend } from './providers/github.js';
+import { localBackend, type LocalBackend } from './providers/local.js';
+import type { RetryableError } from './providers/errors.js';
+import { octokitFor } from './providers/octokit.js';
+import { findProvider } from './repositories/providers.js';
+import { findRepository } from './repositories/repos.js';
+
+export type GitContext = ServiceContext<GitDatabase, GitConfig>;
+
+/**
+ * A github provider's base URL, if delegated tokens may be sent there: https://api.github.com or
+ * one listed in GIT_GITHUB_URLS (compared normalised). Anything else is a 400 naming the variable.
+ */
+export function allowedGithubUrl(config: GitConfig, raw: string | undefined): string {
+  let url: string;
+  try {
+    url = normaliseBaseUrl(raw ?? DEFAULT_GITHUB_URL);
+  } catch (error) {
+    throw badRequest(`baseUrl ${(error as Error).message}`);
+  }
+  if (url !== DEFAULT_GITHUB_URL && !config.githubUrls.includes(url))
+    throw badRequest(
+      `baseUrl ${url} is not allowed: users' delegated tokens are sent only to ${DEFAULT_GITHUB_URL} and the URLs listed in GIT_GITHUB_URLS`,
+    );
+  return url;
+}
+const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** A local repository's directory: `<GIT_DATA_DIR>/<providerId>/<owner>/<name>.git`, never outside. */
+export function localGitdir(
+  config: GitConfig,
+  providerId: string,
+  owner: string,
+  repoName: string,
+) {
+  for (const [field, value] of [
+    ['owner', owner],
+    ['repoName', repoName],
+  ])
+    if (!SEGMENT.test(value) || value.includes('..'))
+      throw badRequest(
+        `${field} ${JSON.stringify(value)} must be letters, digits, '.', '_' or '-', not starting with '.', without '..'`,
+      );
+  const root = resolve(config.dataDir);
+  const gitdir = resolve(
+    join(root, providerId, owner.toLowerCase(), `${repoName.toLowerCase()}.git`),
+  );
+  if (!gitdir.startsWith(root + sep))
+    throw badRequest('owner and repoName must name a directory inside GIT_DATA_DIR');
+  return gitdir;
+}
+
+const isPlatformError = (error: unknown): error is Error & { status: number; code: string } =>
+  error instanceof Error &&
+  error.name === 'PlatformError' &&
+  typeof (error as { status?: unknown }).status === 'number';
+
+export type Opened =
+  | { kind: 'github'; provider: ProviderRow; repo: RepositoryRow; git: GithubBackend }
+  | { kind: 'local'; provider: ProviderRow; repo: RepositoryRow; git: LocalBackend };
+
+const connectPath = (passportProvider: string) =>
+  `/api/v1/passport/providers/${encodeURIComponent(passportProvider)}/connect`;
+
+/** How routes reach a repository's provider: GitHub with the user's delegated token, or local. */
+export function gitAccess(ctx: GitContext, app: FastifyInstance) {
+  const { db, config, auth } = ctx;
+  const log = app.log;
+  // A provider's rate limit answers 429 with Retry-After: when to try again, in seconds.
+  app.addHook('onError', async (_request, reply, error) => {
+    const seconds = (error as RetryableError).retryAfterSeconds;
+    if (seconds !== undefined) reply.header('retry-after', String(seconds));
+  });
+
+  /** The `user`'s delegated token for the provider, from the identity service (never the request). */
+  async function delegatedToken(request: FastifyRequest, provider: ProviderRow, user: string) {
+    const passportProvider = provider.passport_provider_id as string;
+    if (!auth.enabled)
+      throw new ApiError(
+        'FORBIDDEN',
+        `Authentication is off, so there are no delegated tokens: ${provider.name} (github) needs authentication on and ${user} connected through the identity service`,
+      );
+    try {
+      const token = await ctx.platformFor(request.identity).passport.getToken({
+        body: { provider: passportProvider, user },
+      });
+      return token.accessToken;
+    } catch (error) {
+      // libs/client's PlatformError (its code, message and status), told apart by its shape.
+      if (!isPlatformError(error))
+        throw serviceUnavailable(
+          `The identity service cannot be reached for ${user}'s token: ${(error as Error).message}`,
+          error,
+        );
+      if (error.status === 404 && /has not connected/.test(error.message))
+        throw new ApiError(
+          'FORBIDDEN',
+          `${user} has not connected ${passportProvider}: sign in as ${user} and open ${connectPath(passportProvider)} to connect it`,
+        );
+      if (error.status === 404)
+        throw badRequest(
+          `Provider ${provider.name}: passportProviderId ${passportProvider} is not a provider of the identity service (${error.message})`,
+        );
+      if (error.status === 409)
+        throw new ApiError(
+          'FORBIDDEN',
+          `${user}'s token for ${passportProvider} cannot be refreshed: connect again at ${connectPath(passportProvider)}`,
+        );
+      if (error.status === 403)
+        throw new ApiError(
+          'FORBIDDEN',
+          `The identity service refused ${user}'s token: ${error.message}`,
+        );
+      if (error.status === 401) throw new ApiError('UNAUTHORIZED', error.message);
+      throw badGateway(`The identity service failed (${error.status}): ${error.message}`, error);
+    }
+  }
+
+  /** The provider's backend for a repository given by parts (connecting one) or by its row. */
+  async function backend(
+    request: FastifyRequest,
+    provider: ProviderRow,
+    owner: string,
+    repoName: string,
+    user: string | undefined,
+  ) {
+    if (provider.type === 'local') {
+      const gitdir = localGitdir(config, provider.id, owner, repoName);
+      return { kind: 'local' as const, git: localBackend(gitdir, `${owner}/${repoName}`) };
+    }
+    if (!user)
+      throw badRequest(
+        `user is required for a github repository: the email of whose delegated token acts`,
+      );
+    // Checked again at every use: GIT_GITHUB_URLS may have lost the URL since it was registered.
+    const baseUrl = allowedGithubUrl(config, provider.base_url ?? undefined);
+    const token = await delegatedToken(request, provider, user);
+    const octokit = octokitFor({
+      token,
+      baseUrl,
+      timeoutMs: config.timeoutMs,
+      log,
+      requestId: request.id,
+    });
+    return { kind: 'github' as const, git: githubBackend(octokit, owner, repoName) };
+  }
+
+  /** A connected repository (id, or fullName in any case) and its provider's backend. */
+  async function open(
+    request: FastifyRequest,
+    idOrName: string,
+    user: string | undefined,
+  ): Promise<Opened> {
+    const repo = await findRepository(db, idOrName);
+    const provider = await findProvider(db, repo.provider_id);
+    const opened = await backend(request, provider, repo.owner, repo.repo_name, user);
+    return { ...opened, provider, repo } as Opened;
+  }
+
+  /** Who a local commit is by: `user` when given, else the caller. */
+  function author(request: FastifyRequest, user: string | undefined): Author {
+    const identity = request.identity;
+    const email =
+      user ??
+      (identity.kind === 'user'
+        ? identity.email
+        : `${identity.kind === 'key' ? identity.name : 'anonymous'}@platform.local`);
+    return { name: identity.kind === 'user' && !user ? identity.name : email.split('@')[0], email };
+  }
+
+  return { backend, open, author };
+}
+export type GitAccess = ReturnType<typeof gitAccess>;

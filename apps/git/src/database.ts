@@ -1,0 +1,84 @@
+import type { Generated, Kysely, Selectable } from '@platform/db';
+
+/** The tables of the `git` schema, as the migrations make them. */
+export interface GitDatabase {
+  providers: ProvidersTable;
+  repositories: RepositoriesTable;
+  pulls: PullsTable;
+  webhooks: WebhooksTable;
+  webhook_events: WebhookEventsTable;
+}
+
+export interface ProvidersTable {
+  id: string;
+  name: string;
+  type: 'github' | 'local';
+  passport_provider_id: string | null;
+  base_url: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface RepositoriesTable {
+  id: string;
+  name: string;
+  provider_id: string;
+  owner: string;
+  repo_name: string;
+  html_url: string | null;
+  default_branch: string;
+  connected_by: string;
+  status: string;
+  private: boolean;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** Pull requests of `local` repositories (GitHub keeps its own). */
+export interface PullsTable {
+  id: string;
+  repository_id: string;
+  number: number;
+  title: string;
+  body: string | null;
+  head: string;
+  base: string;
+  state: 'open' | 'closed';
+  merged: boolean;
+  merge_commit_sha: string | null;
+  merged_at: Date | null;
+  author: string;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface WebhooksTable {
+  id: string;
+  repository_id: string;
+  url: string;
+  /** The hook's id at GitHub; null for a `local` repository's webhook. */
+  provider_hook_id: string | null;
+  /** A `local` webhook's signing secret, encrypted; null for GitHub's (GIT_WEBHOOK_SECRET). */
+  secret: string | null;
+  events: string[];
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  delivery_id: string;
+  event: string;
+  action: string | null;
+  repository_id: string | null;
+  repository_name: string | null;
+  payload: unknown;
+  created_at: Generated<Date>;
+}
+
+export type GitDb = Kysely<GitDatabase>;
+export type ProviderRow = Selectable<ProvidersTable>;
+export type RepositoryRow = Selectable<RepositoriesTable>;
+export type PullRow = Selectable<PullsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookEventRow = Selectable<WebhookEventsTable>;

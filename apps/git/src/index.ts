@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import { defineService } from '@platform/core';
+import { GIT_VARIABLES, gitConfig, type GitConfig } from './config.js';
+import type { GitDatabase } from './database.js';
+import { migrations } from './migrations/index.js';
+import { branchRoutes } from './routes/branches.js';
+import { contentRoutes } from './routes/content.js';
+import { providerRoutes } from './routes/providers.js';
+import { pullRoutes } from './routes/pulls.js';
+import { receiveRoutes } from './routes/receive.js';
+import { repoRoutes } from './routes/repos.js';
+import { webhookRoutes } from './routes/webhooks.js';
+
+/** Git providers, repositories, branches, commits, files, compare, pull requests and webhooks. */
+export const git = defineService<GitDatabase, GitConfig>({
+  name: 'git',
+  title: 'Git',
+  root: join(__dirname, '..'),
+  defaultPort: 3112,
+  migrations,
+  variables: GIT_VARIABLES,
+  config: gitConfig,
+  routes: [
+    providerRoutes,
+    repoRoutes,
+    branchRoutes,
+    contentRoutes,
+    pullRoutes,
+    webhookRoutes,
+    receiveRoutes,
+  ],
+  // Spec 1 and ARCHITECTURE: off unless FEATURE_GIT=true or an override turns it on.
+  experimental: true,
+});
+
+export default git;

@@ -1,0 +1,49 @@
+import { findByIdOrName } from '@platform/core';
+import { sql } from '@platform/db';
+import type { GitDb, RepositoriesTable, RepositoryRow } from '../database.js';
+
+export type NewRepository = Omit<RepositoriesTable, 'created_at' | 'updated_at'>;
+
+export function listRepositories(
+  db: GitDb,
+  filter: { providerId?: string },
+  page: { limit: number; offset: number },
+): Promise<RepositoryRow[]> {
+  let query = db.selectFrom('repositories').selectAll();
+  if (filter.providerId !== undefined) query = query.where('provider_id', '=', filter.providerId);
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export const findRepository = (db: GitDb, idOrName: string) =>
+  findByIdOrName(db, 'repositories', idOrName, 'Repository');
+
+/** The repository a webhook delivery names (`owner/name`, any case), if it is connected. */
+export const repositoryNamed = (db: GitDb, fullName: string) =>
+  db
+    .selectFrom('repositories')
+    .select(['id', 'name'])
+    .where(sql<boolean>`lower(name) = ${fullName.toLowerCase()}`)
+    .executeTakeFirst();
+
+export const insertRepository = (db: GitDb, row: NewRepository) =>
+  db.insertInto('repositories').values(row).returningAll().executeTakeFirstOrThrow();
+
+export const updateMetadata = (
+  db: GitDb,
+  id: string,
+  meta: Pick<RepositoriesTable, 'html_url' | 'default_branch' | 'private' | 'status'>,
+) =>
+  db
+    .updateTable('repositories')
+    .set({ ...meta, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+
+export const deleteRepository = (db: GitDb, id: string) =>
+  db.deleteFrom('repositories').where('id', '=', id).returningAll().executeTakeFirst();

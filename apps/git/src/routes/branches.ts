@@ -1,0 +1,165 @@
+import { conflict, ok, responses, Type, type ServiceRoutes } from '@platform/core';
+import { gitAccess } from '../access.js';
+import type { GitConfig } from '../config.js';
+import type { GitDatabase } from '../database.js';
+import { localWebhooks } from '../notify.js';
+import {
+  BranchInputSchema,
+  BranchParams,
+  BranchSchema,
+  CommitInputSchema,
+  CommitListQuery,
+  CommitParams,
+  CommitSchema,
+} from '../schemas/git.js';
+import { RepoParams, UserQuery } from '../schemas/repos.js';
+
+const ZERO = '0'.repeat(40);
+
+/** Branches and commits of a repository, on its provider. */
+export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+  const access = gitAccess(ctx, app);
+  const hooks = localWebhooks(ctx);
+
+  app.get(
+    '/repos/:id/branches',
+    {
+      schema: {
+        operationId: 'listBranches',
+        summary: 'Branches of a repository, by name',
+        params: RepoParams,
+        querystring: UserQuery,
+        response: responses({ 200: Type.Array(BranchSchema) }),
+      },
+    },
+    async (request) => {
+      const { git, repo } = await access.open(request, request.params.id, request.query.user);
+      return ok(await git.listBranches(repo.default_branch));
+    },
+  );
+
+  app.post(
+    '/repos/:id/branches',
+    {
+      schema: {
+        operationId: 'createBranch',
+        summary: 'Create a branch from a ref',
+        description:
+          '`from`: a branch, tag or sha (default: the default branch). 409 when the branch exists.',
+        params: RepoParams,
+        body: BranchInputSchema,
+        response: responses({ 201: BranchSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { user, name, from } = request.body;
+      const opened = await access.open(request, request.params.id, user);
+      const branch = await opened.git.createBranch(name, from ?? opened.repo.default_branch);
+      if (opened.kind === 'local')
+        await hooks.emit(opened.repo, 'create', {
+          ref: name,
+          ref_type: 'branch',
+          sender: { login: access.author(request, user).email },
+        });
+      return reply.code(201).send(ok(branch));
+    },
+  );
+
+  app.delete(
+    '/repos/:id/branches/:name',
+    {
+      schema: {
+        operationId: 'deleteBranch',
+        summary: 'Delete a branch',
+        description: "409 for the repository's default branch.",
+        params: BranchParams,
+        querystring: UserQuery,
+        response: responses({ 200: Type.Object({ name: Type.String() }) }),
+      },
+    },
+    async (request) => {
+      const { name } = request.params;
+      const opened = await access.open(request, request.params.id, request.query.user);
+      if (name === opened.repo.default_branch)
+        throw conflict(`${name} is the default branch: it cannot be deleted`);
+      await opened.git.deleteBranch(name);
+      if (opened.kind === 'local')
+        await hooks.emit(opened.repo, 'delete', {
+          ref: name,
+          ref_type: 'branch',
+          sender: { login: access.author(request, request.query.user).email },
+        });
+      return ok({ name });
+    },
+  );
+
+  app.get(
+    '/repos/:id/commits',
+    {
+      schema: {
+        operationId: 'listCommits',
+        summary: 'Commits of a branch, newest first',
+        description: '`branch` (default: the default branch), `limit` (30, max 1000), `offset`.',
+        params: RepoParams,
+        querystring: CommitListQuery,
+        response: responses({ 200: Type.Array(CommitSchema) }),
+      },
+    },
+    async (request) => {
+      const { user, branch, limit, offset } = request.query;
+      const { git, repo } = await access.open(request, request.params.id, user);
+      return ok(await git.listCommits(branch ?? repo.default_branch, limit, offset));
+    },
+  );
+
+  app.get(
+    '/repos/:id/commits/:sha',
+    {
+      schema: {
+        operationId: 'getCommit',
+        summary: 'One commit with the files it changed',
+        params: CommitParams,
+        querystring: UserQuery,
+        response: responses({ 200: CommitSchema }),
+      },
+    },
+    async (request) => {
+      const { git } = await access.open(request, request.params.id, request.query.user);
+      return ok(await git.getCommit(request.params.sha));
+    },
+  );
+
+  app.post(
+    '/repos/:id/commits',
+    {
+      bodyLimit: 32 * 1024 * 1024,
+      schema: {
+        operationId: 'createCommit',
+        summary: 'One commit of many files, atomically',
+        description:
+          'files: [{ path, content, encoding? }] (content null deletes the file; encoding utf8 or base64). github: the git data API (blobs, a tree, a commit, the ref moved without force: 409 when the branch moved meanwhile); local: isomorphic-git. Body up to 32 MiB.',
+        params: RepoParams,
+        body: CommitInputSchema,
+        response: responses({ 201: CommitSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { user, branch, message, files } = request.body;
+      const opened = await access.open(request, request.params.id, user);
+      const author = access.author(request, user);
+      const commit = await opened.git.createCommit({ branch, message, files, author });
+      if (opened.kind === 'local')
+        await hooks.emit(opened.repo, 'push', {
+          ref: `refs/heads/${branch}`,
+          before: commit.parents[0] ?? ZERO,
+          after: commit.sha,
+          created: commit.parents.length === 0,
+          deleted: false,
+          pusher: author,
+          commits: [{ id: commit.sha, message: commit.message, author: commit.author }],
+          head_commit: { id: commit.sha, message: commit.message },
+        });
+      return reply.code(201).send(ok(commit));
+    },
+  );
+};

@@ -1,0 +1,83 @@
+import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/core';
+import { gitAccess } from '../access.js';
+import type { GitConfig } from '../config.js';
+import type { GitDatabase } from '../database.js';
+import { checkPath } from '../providers/backend.js';
+import {
+  CompareParams,
+  CompareSchema,
+  EntrySchema,
+  FileSchema,
+  FilesQuery,
+  RefQuery,
+} from '../schemas/git.js';
+import { RepoParams } from '../schemas/repos.js';
+
+/** Files (a directory listing, a file's content) and comparisons of two refs. */
+export const contentRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+  const access = gitAccess(ctx, app);
+
+  app.get(
+    '/repos/:id/files',
+    {
+      schema: {
+        operationId: 'listFiles',
+        summary: 'A directory of a repository at a ref',
+        description: '`path` (default: the root), `ref` (default: the default branch).',
+        params: RepoParams,
+        querystring: FilesQuery,
+        response: responses({ 200: Type.Array(EntrySchema) }),
+      },
+    },
+    async (request) => {
+      const { user, ref, path = '' } = request.query;
+      const { git, repo } = await access.open(request, request.params.id, user);
+      const dir = path.replace(/^\/+|\/+$/g, '');
+      return ok(await git.listFiles(dir === '' ? '' : checkPath(dir), ref ?? repo.default_branch));
+    },
+  );
+
+  app.get(
+    '/repos/:id/files/*',
+    {
+      schema: {
+        operationId: 'getFile',
+        summary: "A file's content at a ref",
+        description: 'UTF-8 text as is (`encoding: utf8`), anything else in base64.',
+        params: Type.Object({ id: RepoParams.properties.id, '*': Type.String() }),
+        querystring: RefQuery,
+        response: responses({ 200: FileSchema }),
+      },
+    },
+    async (request) => {
+      const path = request.params['*'];
+      if (!path) throw badRequest('The file path is required: /repos/:id/files/<path>');
+      const { git, repo } = await access.open(request, request.params.id, request.query.user);
+      return ok(await git.getFile(checkPath(path), request.query.ref ?? repo.default_branch));
+    },
+  );
+
+  app.get(
+    '/repos/:id/compare/*',
+    {
+      schema: {
+        operationId: 'compare',
+        summary: 'Compare two refs: <base>...<head>',
+        description:
+          'From their merge base, as GitHub compares: status (identical, ahead, behind, diverged), aheadBy, behindBy, the commits of head not in base (oldest first, at most 250) and the files changed.',
+        params: CompareParams,
+        querystring: Type.Object({ user: RefQuery.properties.user }),
+        response: responses({ 200: CompareSchema }),
+      },
+    },
+    async (request) => {
+      const [base, head, ...rest] = request.params['*'].split('...');
+      if (!base || !head || rest.length > 0)
+        throw badRequest(
+          'The comparison must be <base>...<head> (three dots), e.g. main...feature',
+        );
+      const { git } = await access.open(request, request.params.id, request.query.user);
+      return ok(await git.compare(base, head));
+    },
+  );
+};

@@ -1,0 +1,127 @@
+import {
+  badRequest,
+  conflict,
+  IdOrNameParams,
+  nameTaken,
+  newId,
+  ok,
+  orConflict,
+  PagedQuery,
+  responses,
+  stamps,
+  Type,
+  type ServiceRoutes,
+} from '@platform/core';
+import type { GitConfig } from '../config.js';
+import type { GitDatabase, ProviderRow } from '../database.js';
+import { allowedGithubUrl } from '../access.js';
+import {
+  countRepositories,
+  deleteProvider,
+  findProvider,
+  insertProvider,
+  listProviders,
+} from '../repositories/providers.js';
+import { ProviderInputSchema, ProviderSchema, type Provider } from '../schemas/providers.js';
+
+export const toProvider = (row: ProviderRow): Provider => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  passportProviderId: row.passport_provider_id,
+  baseUrl: row.base_url,
+  ...stamps(row.created_at, row.updated_at),
+});
+
+export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
+  app,
+  { db, config },
+) => {
+  app.get(
+    '/providers',
+    {
+      schema: {
+        operationId: 'listProviders',
+        summary: 'List git providers, newest first',
+        querystring: PagedQuery({}),
+        response: responses({ 200: Type.Array(ProviderSchema) }),
+      },
+    },
+    async (request) => ok((await listProviders(db, request.query)).map(toProvider)),
+  );
+
+  app.post(
+    '/providers',
+    {
+      schema: {
+        operationId: 'createProvider',
+        summary: 'Register a git provider',
+        description:
+          'github: passportProviderId (required) names the identity service provider whose delegated tokens act; baseUrl for GitHub Enterprise (default https://api.github.com; any other must be listed in GIT_GITHUB_URLS, else 400). local: bare repositories kept under GIT_DATA_DIR (no passportProviderId, no baseUrl). 409 when the name is taken.',
+        body: ProviderInputSchema,
+        response: responses({ 201: ProviderSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { name, type, passportProviderId, baseUrl } = request.body;
+      if (type === 'github' && !passportProviderId)
+        throw badRequest(
+          'passportProviderId is required for a github provider: the identity service provider of its tokens',
+        );
+      if (type === 'local' && (passportProviderId !== undefined || baseUrl !== undefined))
+        throw badRequest('A local provider takes neither passportProviderId nor baseUrl');
+      const row = await orConflict(
+        () =>
+          insertProvider(db, {
+            id: newId(),
+            name,
+            type,
+            passport_provider_id: passportProviderId ?? null,
+            base_url: type === 'github' ? allowedGithubUrl(config, baseUrl) : null,
+          }),
+        nameTaken('Provider', name),
+      );
+      return reply.code(201).send(ok(toProvider(row)));
+    },
+  );
+
+  app.get(
+    '/providers/:idOrName',
+    {
+      schema: {
+        operationId: 'getProvider',
+        summary: 'One git provider',
+        params: IdOrNameParams,
+        response: responses({ 200: ProviderSchema }),
+      },
+    },
+    async (request) => ok(toProvider(await findProvider(db, request.params.idOrName))),
+  );
+
+  app.delete(
+    '/providers/:idOrName',
+    {
+      schema: {
+        operationId: 'deleteProvider',
+        summary: 'Delete a git provider',
+        description:
+          '409 while repositories are connected through it. Answers the provider as it was.',
+        params: IdOrNameParams,
+        response: responses({ 200: ProviderSchema }),
+      },
+    },
+    async (request) => {
+      const provider = await findProvider(db, request.params.idOrName);
+      const repos = await countRepositories(db, provider.id);
+      if (repos > 0)
+        throw conflict(
+          `Provider ${provider.name} has ${repos} connected repositories: delete them first`,
+        );
+      const row = await orConflict(
+        async () => (await deleteProvider(db, provider.id)) ?? provider,
+        `Provider ${provider.name} has connected repositories: delete them first`,
+      );
+      return ok(toProvider(row));
+    },
+  );
+};

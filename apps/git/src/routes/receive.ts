@@ -1,0 +1,90 @@
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError, badRequest, newId, ok, responses, type ServiceRoutes } from '@platform/core';
+import type { GitConfig } from '../config.js';
+import type { GitDatabase } from '../database.js';
+import { hubSignature } from '../notify.js';
+import { repositoryNamed } from '../repositories/repos.js';
+import { eventByDelivery, insertEvent } from '../repositories/webhooks.js';
+import { ReceivedSchema } from '../schemas/webhooks.js';
+
+const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
+const header = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
+/** Constant-time comparison of `sha256=<hex>` signatures. */
+function sameSignature(expected: string, given: string): boolean {
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * POST /webhooks/receive: GitHub's deliveries. Public (GitHub cannot sign in): the HMAC-SHA256
+ * signature over the raw body with GIT_WEBHOOK_SECRET is the authentication.
+ */
+export const receiveRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, { db, config }) => {
+  // The raw bytes are what GitHub signed: this route's JSON stays a Buffer until it is verified.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.post(
+    '/webhooks/receive',
+    {
+      config: { public: true },
+      schema: {
+        operationId: 'receiveWebhook',
+        summary: 'Receive a webhook delivery (GitHub format)',
+        description:
+          'Headers X-Hub-Signature-256 (sha256=<hex> HMAC of the raw body under GIT_WEBHOOK_SECRET), X-GitHub-Event, X-GitHub-Delivery; JSON body. 401 for a missing or wrong signature (nothing stored), 503 when GIT_WEBHOOK_SECRET is not set. A delivery id seen before is answered with the first event and `duplicate: true`, and stored once.',
+        response: responses({ 200: ReceivedSchema, 201: ReceivedSchema }),
+      },
+    },
+    async (request, reply) => {
+      if (!config.webhookSecret)
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          'GIT_WEBHOOK_SECRET is not set: webhook deliveries cannot be verified, so none is accepted',
+        );
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const signature = header(request.headers['x-hub-signature-256']);
+      if (!signature)
+        throw unauthorized('X-Hub-Signature-256 is missing: the delivery is not signed');
+      if (!sameSignature(hubSignature(config.webhookSecret, raw), signature))
+        throw unauthorized(
+          'X-Hub-Signature-256 does not match the body: wrong secret or altered payload',
+        );
+      const event = header(request.headers['x-github-event']);
+      const deliveryId = header(request.headers['x-github-delivery']);
+      if (!event) throw badRequest('X-GitHub-Event is required');
+      if (!deliveryId || deliveryId.length > 200)
+        throw badRequest('X-GitHub-Delivery is required (at most 200 characters)');
+      let payload: Record<string, unknown>;
+      try {
+        payload = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      } catch {
+        throw badRequest(
+          'The body is not JSON: register the webhook with content type application/json',
+        );
+      }
+      if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+        throw badRequest('The body must be a JSON object');
+      const named = (payload.repository as { full_name?: unknown } | undefined)?.full_name;
+      const fullName = typeof named === 'string' ? named : null;
+      const repo = fullName ? await repositoryNamed(db, fullName) : undefined;
+      const stored = await insertEvent(db, {
+        id: newId(),
+        delivery_id: deliveryId,
+        event,
+        action: typeof payload.action === 'string' ? payload.action : null,
+        repository_id: repo?.id ?? null,
+        repository_name: fullName,
+        payload,
+      });
+      const row = stored ?? (await eventByDelivery(db, deliveryId));
+      const answer = { id: row.id, deliveryId, event: row.event, duplicate: !stored };
+      return reply.code(stored ? 201 : 200).send(ok(answer));
+    },
+  );
+};

@@ -1,0 +1,176 @@
+import {
+  describeIdentity,
+  IdOrNameParams,
+  nameTaken,
+  newId,
+  ok,
+  orConflict,
+  responses,
+  stamps,
+  Type,
+  type ServiceRoutes,
+} from '@platform/core';
+import { gitAccess } from '../access.js';
+import type { GitConfig } from '../config.js';
+import type { GitDatabase, RepositoryRow } from '../database.js';
+import type { RepoMetadata } from '../providers/backend.js';
+import { findProvider } from '../repositories/providers.js';
+import {
+  deleteRepository,
+  findRepository,
+  insertRepository,
+  listRepositories,
+  updateMetadata,
+} from '../repositories/repos.js';
+import {
+  RepoInputSchema,
+  RepoListQuery,
+  RepoSchema,
+  UserBody,
+  type Repo,
+} from '../schemas/repos.js';
+
+export const toRepo = (row: RepositoryRow): Repo => ({
+  id: row.id,
+  name: row.name,
+  providerId: row.provider_id,
+  owner: row.owner,
+  repoName: row.repo_name,
+  fullName: row.name,
+  htmlUrl: row.html_url,
+  defaultBranch: row.default_branch,
+  connectedBy: row.connected_by,
+  status: row.status,
+  private: row.private,
+  ...stamps(row.created_at, row.updated_at),
+});
+
+const columns = (meta: RepoMetadata) => ({
+  html_url: meta.htmlUrl,
+  default_branch: meta.defaultBranch,
+  private: meta.private,
+  status: meta.status,
+});
+
+export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+  const { db } = ctx;
+  const access = gitAccess(ctx, app);
+
+  app.get(
+    '/repos',
+    {
+      schema: {
+        operationId: 'listRepos',
+        summary: 'List connected repositories, newest first',
+        querystring: RepoListQuery,
+        response: responses({ 200: Type.Array(RepoSchema) }),
+      },
+    },
+    async (request) => {
+      const { providerId, limit, offset } = request.query;
+      return ok((await listRepositories(db, { providerId }, { limit, offset })).map(toRepo));
+    },
+  );
+
+  app.post(
+    '/repos',
+    {
+      schema: {
+        operationId: 'connectRepo',
+        summary: 'Connect a repository (local: create it)',
+        description:
+          "github: reads the repository with user's delegated token (user required). local: creates the bare repository (default branch main), or reconnects the one kept from an earlier connection. 409 when a repository of that fullName is connected.",
+        body: RepoInputSchema,
+        response: responses({ 201: RepoSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { providerId, owner, repoName, user } = request.body;
+      const provider = await findProvider(db, providerId);
+      const opened = await access.backend(request, provider, owner, repoName, user);
+      if (opened.kind === 'local') await opened.git.create('main');
+      const meta = await opened.git.metadata();
+      const fullName = `${meta.owner}/${meta.repoName}`;
+      const row = await orConflict(
+        () =>
+          insertRepository(db, {
+            id: newId(),
+            name: fullName,
+            provider_id: provider.id,
+            owner: meta.owner,
+            repo_name: meta.repoName,
+            connected_by: user ?? describeIdentity(request.identity),
+            ...columns(meta),
+          }),
+        nameTaken('Repository', fullName),
+      );
+      return reply.code(201).send(ok(toRepo(row)));
+    },
+  );
+
+  app.get(
+    '/repos/:idOrName',
+    {
+      schema: {
+        operationId: 'getRepo',
+        summary: 'One repository (id, or fullName in any case)',
+        params: IdOrNameParams,
+        response: responses({ 200: RepoSchema }),
+      },
+    },
+    async (request) => ok(toRepo(await findRepository(db, request.params.idOrName))),
+  );
+
+  app.delete(
+    '/repos/:idOrName',
+    {
+      schema: {
+        operationId: 'deleteRepo',
+        summary: 'Disconnect a repository',
+        description:
+          'Forgets the repository, its local pull requests and webhooks; the repository itself stays (on GitHub, or under GIT_DATA_DIR for local ones, reconnected by POST /repos).',
+        params: IdOrNameParams,
+        response: responses({ 200: RepoSchema }),
+      },
+    },
+    async (request) => {
+      const repo = await findRepository(db, request.params.idOrName);
+      return ok(toRepo((await deleteRepository(db, repo.id)) ?? repo));
+    },
+  );
+
+  app.post(
+    '/repos/:idOrName/sync',
+    {
+      schema: {
+        operationId: 'syncRepo',
+        summary: "Refresh a repository's metadata from its provider",
+        description:
+          'Default branch, visibility, html url and status (active, archived; missing when the provider answers 404 or the local directory is gone).',
+        params: IdOrNameParams,
+        body: Type.Optional(UserBody),
+        response: responses({ 200: RepoSchema }),
+      },
+    },
+    async (request) => {
+      const opened = await access.open(request, request.params.idOrName, request.body?.user);
+      const found = await opened.git.metadata().catch((error: { code?: string }) => {
+        if (error.code !== 'NOT_FOUND') throw error;
+        return undefined;
+      });
+      // Missing (GitHub's 404, a local directory gone): what was known stays, status says so.
+      const meta = found?.status === 'missing' || !found ? toMeta(opened.repo) : found;
+      const row = await updateMetadata(db, opened.repo.id, columns(meta));
+      return ok(toRepo(row ?? opened.repo));
+    },
+  );
+};
+
+const toMeta = (row: RepositoryRow): RepoMetadata => ({
+  owner: row.owner,
+  repoName: row.repo_name,
+  htmlUrl: row.html_url,
+  defaultBranch: row.default_branch,
+  private: row.private,
+  status: 'missing',
+});

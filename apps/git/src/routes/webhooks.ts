@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ApiError,
+  badRequest,
+  newId,
+  ok,
+  orConflict,
+  responses,
+  stamps,
+  Type,
+  type ServiceRoutes,
+} from '@platform/core';
+import { gitAccess } from '../access.js';
+import type { GitConfig } from '../config.js';
+import type { GitDatabase, WebhookEventRow, WebhookRow } from '../database.js';
+import { localWebhooks } from '../notify.js';
+import { checkedAddresses, PrivateTargetError } from '../providers/destination.js';
+import { findRepository } from '../repositories/repos.js';
+import {
+  deleteWebhook,
+  insertWebhook,
+  listEvents,
+  listWebhooks,
+} from '../repositories/webhooks.js';
+import {
+  EventListQuery,
+  EventSchema,
+  RepoParams,
+  WEBHOOK_EVENTS,
+  WebhookDeleteQuery,
+  WebhookInputSchema,
+  WebhookSchema,
+  type Webhook,
+  type WebhookEvent,
+} from '../schemas/webhooks.js';
+
+const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  repositoryId: row.repository_id,
+  url: row.url,
+  events: row.events,
+  providerHookId: row.provider_hook_id,
+  ...stamps(row.created_at, row.updated_at),
+});
+
+export const toEvent = (row: WebhookEventRow): WebhookEvent => ({
+  id: row.id,
+  deliveryId: row.delivery_id,
+  event: row.event,
+  action: row.action,
+  repositoryId: row.repository_id,
+  repositoryName: row.repository_name,
+  payload: row.payload,
+  created: row.created_at.toISOString(),
+});
+
+function checkUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  } catch {
+    // below
+  }
+  throw badRequest(`url must be an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+}
+
+/** Webhooks registered on a repository (at GitHub, or sent by the platform) and received events. */
+export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+  const { db, config } = ctx;
+  const access = gitAccess(ctx, app);
+  const hooks = localWebhooks(ctx);
+
+  app.post(
+    '/repos/:id/webhooks',
+    {
+      schema: {
+        operationId: 'createWebhook',
+        summary: 'Register a webhook on a repository',
+        description:
+          'Events push, create, delete, pull_request. github: registered at GitHub (JSON, signed with GIT_WEBHOOK_SECRET; 503 when unset). local: the platform POSTs the events itself, signed like GitHub (X-Hub-Signature-256) with `secret`, or one made here and answered this once; a url on a loopback, private or link-local address is 400 unless GIT_ALLOW_PRIVATE_TARGETS. 409 when the url is registered already.',
+        params: RepoParams,
+        body: WebhookInputSchema,
+        response: responses({ 201: WebhookSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { user, secret } = request.body;
+      const url = checkUrl(request.body.url);
+      const opened = await access.open(request, request.params.id, user);
+      const base = { id: newId(), repository_id: opened.repo.id, url, events: [...WEBHOOK_EVENTS] };
+      if (opened.kind === 'github') {
+        if (secret !== undefined)
+          throw badRequest(
+            'secret is for local repositories: GitHub webhooks are signed with GIT_WEBHOOK_SECRET',
+          );
+        if (!config.webhookSecret)
+          throw new ApiError(
+            'SERVICE_UNAVAILABLE',
+            'GIT_WEBHOOK_SECRET is not set: GitHub webhooks could not be verified',
+          );
+        const existing = await listWebhooks(db, opened.repo.id, url);
+        if (existing.length > 0)
+          throw new ApiError('CONFLICT', `A webhook to ${url} is registered already`);
+        const hookId = await opened.git.hooks.create(url, config.webhookSecret, WEBHOOK_EVENTS);
+        const row = await orConflict(
+          () => insertWebhook(db, { ...base, provider_hook_id: hookId, secret: null }),
+          `A webhook to ${url} is registered already`,
+        );
+        return reply.code(201).send(ok(toWebhook(row)));
+      }
+      // The platform itself calls this URL: not its own network, unless GIT_ALLOW_PRIVATE_TARGETS.
+      // A name that does not resolve yet is accepted: each delivery checks again.
+      await checkedAddresses(new URL(url).hostname, config.allowPrivateTargets, 'url').catch(
+        (error: unknown) => {
+          if (error instanceof PrivateTargetError) throw badRequest(error.message);
+        },
+      );
+      const plain = secret ?? randomBytes(24).toString('hex');
+      const row = await orConflict(
+        () => insertWebhook(db, { ...base, provider_hook_id: null, secret: hooks.seal(plain) }),
+        `A webhook to ${url} is registered already`,
+      );
+      return reply.code(201).send(ok({ ...toWebhook(row), ...(secret ? {} : { secret: plain }) }));
+    },
+  );
+
+  app.delete(
+    '/repos/:id/webhooks',
+    {
+      schema: {
+        operationId: 'deleteWebhooks',
+        summary: "Remove a repository's webhooks",
+        description:
+          'All of them, or only the one of `url`; github ones are deleted at GitHub too. Answers those removed.',
+        params: RepoParams,
+        querystring: WebhookDeleteQuery,
+        response: responses({ 200: Type.Array(WebhookSchema) }),
+      },
+    },
+    async (request) => {
+      const { user, url } = request.query;
+      const opened = await access.open(request, request.params.id, user);
+      const rows = await listWebhooks(
+        db,
+        opened.repo.id,
+        url === undefined ? undefined : checkUrl(url),
+      );
+      for (const row of rows) {
+        if (opened.kind === 'github' && row.provider_hook_id)
+          await opened.git.hooks.delete(row.provider_hook_id);
+        await deleteWebhook(db, row.id);
+      }
+      return ok(rows.map(toWebhook));
+    },
+  );
+
+  app.get(
+    '/webhooks/events',
+    {
+      schema: {
+        operationId: 'listWebhookEvents',
+        summary: 'Received webhook events, newest first',
+        description: '`repositoryId` (id or fullName), `event`, `limit` (100, max 1000), `offset`.',
+        querystring: EventListQuery,
+        response: responses({ 200: Type.Array(EventSchema) }),
+      },
+    },
+    async (request) => {
+      const { repositoryId, event, limit, offset } = request.query;
+      const repo = repositoryId === undefined ? undefined : await findRepository(db, repositoryId);
+      return ok(
+        (await listEvents(db, { repositoryId: repo?.id, event }, { limit, offset })).map(toEvent),
+      );
+    },
+  );
+};

@@ -1,0 +1,37 @@
+import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+
+export const PROVIDER_TYPES = ['github', 'local'] as const;
+
+export const ProviderInputSchema = Type.Object({
+  name: Name('Provider name'),
+  type: Type.Union(
+    PROVIDER_TYPES.map((t) => Type.Literal(t)),
+    { description: 'github (GitHub or GitHub Enterprise) or local (kept by the platform)' },
+  ),
+  passportProviderId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'The identity service provider (id or name) whose delegated tokens act on GitHub; required for github',
+    }),
+  ),
+  baseUrl: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        'github only: the REST API root (GitHub Enterprise: https://<host>/api/v3); default https://api.github.com',
+    }),
+  ),
+});
+
+export const ProviderSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  passportProviderId: Nullable(Type.String()),
+  baseUrl: Nullable(Type.String()),
+  ...Stamps,
+});
+export type Provider = Static<typeof ProviderSchema>;

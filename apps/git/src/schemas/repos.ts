@@ -1,0 +1,51 @@
+import { Nullable, PagedQuery, Stamps, Type, type Static } from '@platform/core';
+
+/** The person whose delegated token acts (spec 4.8): an email, as the identity service knows it. */
+export const User = Type.String({
+  minLength: 1,
+  maxLength: 320,
+  description:
+    "Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones",
+});
+
+const Segment = (what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^[A-Za-z0-9._-]+$',
+    description: `${what}: letters, digits, '.', '_' and '-'`,
+  });
+
+export const RepoInputSchema = Type.Object({
+  providerId: Type.String({ minLength: 1, description: 'The provider (id or name)' }),
+  owner: Segment('Owner (user or organisation)'),
+  repoName: Segment('Repository name'),
+  user: Type.Optional(User),
+});
+
+export const UserBody = Type.Object({ user: Type.Optional(User) });
+export const UserQuery = Type.Object({ user: Type.Optional(User) });
+
+export const RepoListQuery = PagedQuery({
+  providerId: Type.Optional(Type.String({ minLength: 1, description: 'Only this provider (id)' })),
+});
+
+export const RepoSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String({ description: 'Equals fullName' }),
+  providerId: Type.String(),
+  owner: Type.String(),
+  repoName: Type.String(),
+  fullName: Type.String(),
+  htmlUrl: Nullable(Type.String(), { description: 'null for local repositories' }),
+  defaultBranch: Type.String(),
+  connectedBy: Type.String(),
+  status: Type.String({ description: 'active, archived or missing' }),
+  private: Type.Boolean(),
+  ...Stamps,
+});
+export type Repo = Static<typeof RepoSchema>;
+
+export const RepoParams = Type.Object({
+  id: Type.String({ minLength: 1, description: 'The repository: id, or fullName in any case' }),
+});

@@ -1,0 +1,150 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { newId } from '@platform/core';
+import { CallFailure, classify, timedOut } from './failures.js';
+import { estimateTokens } from './mock.js';
+import { costMicros } from './prices.js';
+import type { RequestLog } from './request-log.js';
+import type { Route } from './routing.js';
+
+export type CallKind = 'chat' | 'stream' | 'embed' | 'image' | 'transcribe';
+
+export interface Outcome {
+  status: 'ok' | 'error' | 'aborted';
+  /** As the provider reported them; undefined when it did not. */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** What to estimate from when the provider reported nothing. */
+  inputText?: string;
+  outputText?: string;
+  error?: string;
+}
+
+/**
+ * One inference call: its time limit and abort signal, its attempts, and its single request-log
+ * row, queued by `finish` exactly once whatever happens (success, failure, client gone) and
+ * written after the answer by the RequestLog.
+ */
+export class Call {
+  readonly controller = new AbortController();
+  readonly started = performance.now();
+  route?: Route;
+  attempts = 0;
+  private firstOutput?: number;
+  private finished?: Finished;
+  readonly id = newId();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly log: RequestLog,
+    readonly kind: CallKind,
+    readonly requestId: string,
+    readonly app: string | null,
+    readonly timeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => this.controller.abort('timeout'), timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The client went away: stop the provider call now. */
+  clientGone() {
+    if (!this.signal.aborted) this.controller.abort('client');
+  }
+
+  markFirstOutput() {
+    this.firstOutput ??= performance.now();
+  }
+
+  remainingMs() {
+    return this.timeoutMs - (performance.now() - this.started);
+  }
+
+  /** The failure an aborted call reports: the time limit, or the client that left. */
+  abortFailure(): CallFailure {
+    return this.signal.reason === 'timeout'
+      ? timedOut(this.timeoutMs)
+      : new CallFailure(400, 'BAD_REQUEST', 'The client closed the connection');
+  }
+
+  /** The log row's values, at once; the row is queued for writing. Once per call. */
+  finish(outcome: Outcome): Finished {
+    this.finished ??= this.record(outcome);
+    return this.finished;
+  }
+
+  private record(outcome: Outcome): Finished {
+    clearTimeout(this.timer);
+    const reported = outcome.inputTokens !== undefined || outcome.outputTokens !== undefined;
+    const estimate = (text?: string) => (text === undefined ? null : estimateTokens(text));
+    const input = reported ? (outcome.inputTokens ?? null) : estimate(outcome.inputText);
+    const output = reported ? (outcome.outputTokens ?? null) : estimate(outcome.outputText);
+    const estimated = !reported && (input !== null || output !== null);
+    const route = this.route;
+    const row = {
+      id: this.id,
+      provider_id: route?.provider.id ?? null,
+      provider: route?.provider.name ?? null,
+      model: route?.requested ?? null,
+      kind: this.kind,
+      status: outcome.status,
+      input_tokens: input,
+      output_tokens: output,
+      estimated,
+      attempts: this.attempts,
+      duration_ms: Math.round(performance.now() - this.started),
+      ttft_ms: this.firstOutput === undefined ? null : Math.round(this.firstOutput - this.started),
+      cost_micros: route ? costMicros(route.model, input, output) : null,
+      error: outcome.error ?? null,
+      request_id: this.requestId,
+      app: this.app,
+    };
+    this.log.add({
+      ...row,
+      cost_micros: row.cost_micros === null ? null : String(row.cost_micros),
+      created_at: new Date(),
+    });
+    return { id: this.id, usage: { inputTokens: input ?? 0, outputTokens: output ?? 0 } };
+  }
+}
+
+export interface Finished {
+  id: string;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+/**
+ * Runs `run` on each route in order (the model, then its fallbacks), up to `maxAttempts` times
+ * each while the failure is transient (429, 5xx, overloaded), waiting Retry-After or a doubling
+ * pause; `run` must not have sent anything to the client when it throws.
+ */
+export async function withRetries<T>(
+  call: Call,
+  routes: Route[],
+  maxAttempts: number,
+  run: (route: Route) => PromiseLike<T>,
+): Promise<T> {
+  let last: CallFailure | undefined;
+  for (const route of routes) {
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      call.route = route;
+      call.attempts++;
+      try {
+        return await run(route);
+      } catch (error) {
+        if (call.signal.aborted) throw call.abortFailure();
+        last = classify(error, route.provider);
+        if (!last.retryable || attempt === maxAttempts) break;
+        const pause = last.retryAfterMs ?? 250 * 2 ** (attempt - 1);
+        if (pause >= call.remainingMs()) break;
+        try {
+          await sleep(pause, undefined, { signal: call.signal });
+        } catch {
+          throw call.abortFailure();
+        }
+      }
+    }
+  }
+  throw last ?? new CallFailure(502, 'BAD_GATEWAY', 'No provider could be called');
+}

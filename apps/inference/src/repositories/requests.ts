@@ -1,0 +1,60 @@
+import { sql } from '@platform/db';
+import type { InferenceDb, RequestRow, RequestsTable } from '../database.js';
+import type { Insertable } from '@platform/db';
+
+export type NewRequest = Insertable<RequestsTable>;
+
+/** Many log rows in one statement. */
+export async function insertRequests(db: InferenceDb, rows: NewRequest[]): Promise<void> {
+  if (rows.length) await db.insertInto('requests').values(rows).execute();
+}
+
+export function findRequest(db: InferenceDb, id: string): Promise<RequestRow | undefined> {
+  return db.selectFrom('requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface UsageFilter {
+  /** Provider id or name (any case). */
+  provider?: string;
+  since?: Date;
+  until?: Date;
+}
+
+function filtered(db: InferenceDb, filter: UsageFilter) {
+  let query = db.selectFrom('requests');
+  if (filter.provider !== undefined)
+    query = query.where((eb) =>
+      eb.or([
+        eb('provider_id', '=', filter.provider!),
+        eb(sql<string>`lower(provider)`, '=', filter.provider!.toLowerCase()),
+      ]),
+    );
+  if (filter.since) query = query.where('created_at', '>=', filter.since);
+  if (filter.until) query = query.where('created_at', '<=', filter.until);
+  return query;
+}
+
+/** Newest first. */
+export function listRequests(db: InferenceDb, filter: UsageFilter, limit: number) {
+  return filtered(db, filter)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Totals over every request the filter keeps (not only the page listed). */
+export function summarize(db: InferenceDb, filter: UsageFilter) {
+  return filtered(db, filter)
+    .select([
+      sql<string>`count(*)`.as('requests'),
+      sql<string>`count(*) filter (where status = 'error')`.as('errors'),
+      sql<string>`count(*) filter (where status = 'aborted')`.as('aborted'),
+      sql<string>`coalesce(sum(input_tokens), 0)`.as('input'),
+      sql<string>`coalesce(sum(output_tokens), 0)`.as('output'),
+      sql<string>`coalesce(round(avg(duration_ms)), 0)`.as('avg_duration'),
+      sql<string>`coalesce(sum(cost_micros), 0)`.as('cost'),
+    ])
+    .executeTakeFirstOrThrow();
+}

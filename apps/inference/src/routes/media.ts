@@ -1,0 +1,185 @@
+import multipart from '@fastify/multipart';
+import { embed, generateImage, transcribe } from 'ai';
+import { badRequest, ok, responses, type ServiceRoutes } from '@platform/core';
+import type { InferenceConfig } from '../config.js';
+import type { InferenceDatabase } from '../database.js';
+import { withRetries } from '../providers/call.js';
+import { MOCK_IMAGE, mockEmbedding, mockTranscription } from '../providers/mock.js';
+import { embeddingModel, imageModel, transcriptionModel } from '../providers/sdk.js';
+import {
+  EmbedInputSchema,
+  EmbedSchema,
+  ImageInputSchema,
+  ImagesSchema,
+  TranscribeInputSchema,
+  TranscriptionSchema,
+} from '../schemas/calls.js';
+import { failBeforeOutput } from './chat.js';
+import { prepare, sharedOf, startCall } from './context.js';
+
+export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
+  app,
+  { db, config },
+) => {
+  const shared = sharedOf(db, app);
+  const maxBytes = config.transcribeMaxBytes;
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: maxBytes, files: 1, fields: 10 },
+  });
+
+  app.post(
+    '/embed',
+    {
+      schema: {
+        operationId: 'embed',
+        summary: 'Embed a text',
+        body: EmbedInputSchema,
+        response: responses({ 200: EmbedSchema }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const { routes, keyOf } = await prepare(shared, config, body);
+      const call = startCall(shared, config, request, 'embed');
+      const options = {
+        maxRetries: 0,
+        abortSignal: call.signal,
+        headers: { 'x-request-id': request.id },
+      };
+      try {
+        const result = await withRetries(call, routes, config.maxAttempts, async (route) =>
+          route.provider.type === 'mock'
+            ? { embedding: mockEmbedding(body.input), usage: { tokens: undefined } }
+            : embed({
+                model: embeddingModel(route.provider, keyOf(route), route.model),
+                value: body.input,
+                ...options,
+              }),
+        );
+        const row = call.finish({
+          status: 'ok',
+          inputTokens: result.usage.tokens,
+          inputText: body.input,
+        });
+        return ok({
+          embedding: result.embedding,
+          model: call.route!.requested,
+          usage: { inputTokens: row.usage.inputTokens },
+          requestId: row.id,
+        });
+      } catch (error) {
+        return failBeforeOutput(call, reply, error, body.input);
+      }
+    },
+  );
+
+  app.post(
+    '/images',
+    {
+      schema: {
+        operationId: 'generateImages',
+        summary: 'Generate images',
+        description:
+          '`size` is `<width>x<height>`; images come back as base64 with their media type.',
+        body: ImageInputSchema,
+        response: responses({ 200: ImagesSchema }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const { routes, keyOf } = await prepare(shared, config, body);
+      const call = startCall(shared, config, request, 'image');
+      try {
+        const images = await withRetries(call, routes, config.maxAttempts, async (route) => {
+          if (route.provider.type === 'mock')
+            return Array.from({ length: body.n ?? 1 }, () => ({
+              base64: MOCK_IMAGE,
+              mediaType: 'image/png',
+            }));
+          const result = await generateImage({
+            model: imageModel(route.provider, keyOf(route), route.model),
+            prompt: body.prompt,
+            n: body.n ?? 1,
+            size: body.size as `${number}x${number}` | undefined,
+            maxRetries: 0,
+            abortSignal: call.signal,
+            headers: { 'x-request-id': request.id },
+          });
+          return result.images.map((i) => ({ base64: i.base64, mediaType: i.mediaType }));
+        });
+        const row = call.finish({ status: 'ok' });
+        return ok({ images, model: call.route!.requested, requestId: row.id });
+      } catch (error) {
+        return failBeforeOutput(call, reply, error, body.prompt);
+      }
+    },
+  );
+
+  app.post(
+    '/transcribe',
+    {
+      // Base64 is 4/3 of the audio, plus the JSON around it.
+      bodyLimit: Math.ceil((maxBytes * 4) / 3) + 64 * 1024,
+      schema: {
+        operationId: 'transcribe',
+        summary: 'Transcribe audio',
+        description: `JSON with base64 \`audio\`, or multipart/form-data with \`model\` and \`file\`; at most ${maxBytes} bytes of audio (INFERENCE_TRANSCRIBE_MAX_BYTES), 413 beyond.`,
+        body: TranscribeInputSchema,
+        response: responses({ 200: TranscriptionSchema }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const audio = audioOf(body);
+      if (audio.length > maxBytes)
+        return reply.code(413).send({
+          success: false,
+          error: {
+            code: 'PAYLOAD_TOO_LARGE',
+            message: `audio exceeds the limit of ${maxBytes} bytes`,
+          },
+        });
+      const { routes, keyOf } = await prepare(shared, config, body);
+      const call = startCall(shared, config, request, 'transcribe');
+      try {
+        const result = await withRetries(call, routes, config.maxAttempts, async (route) => {
+          if (route.provider.type === 'mock')
+            return {
+              text: mockTranscription(audio.length),
+              language: body.language ?? 'en',
+              durationInSeconds: undefined,
+            };
+          return transcribe({
+            model: transcriptionModel(route.provider, keyOf(route), route.model),
+            audio,
+            providerOptions: body.language ? { openai: { language: body.language } } : undefined,
+            maxRetries: 0,
+            abortSignal: call.signal,
+            headers: { 'x-request-id': request.id },
+          });
+        });
+        const row = call.finish({ status: 'ok' });
+        return ok({
+          text: result.text,
+          language: result.language ?? null,
+          durationSeconds: result.durationInSeconds ?? null,
+          model: call.route!.requested,
+          requestId: row.id,
+        });
+      } catch (error) {
+        return failBeforeOutput(call, reply, error, '');
+      }
+    },
+  );
+};
+
+/** The audio of a JSON (base64 `audio`) or multipart (`file`) request. */
+function audioOf(body: { audio?: string; file?: unknown }): Buffer {
+  if (Buffer.isBuffer(body.file)) return body.file;
+  if (body.file !== undefined) throw badRequest('file must be an uploaded file');
+  if (body.audio === undefined || body.audio === '')
+    throw badRequest('audio is required (base64), or send multipart/form-data with a file');
+  if (!/^[A-Za-z0-9+/\r\n]*={0,2}$/.test(body.audio)) throw badRequest('audio must be base64');
+  return Buffer.from(body.audio, 'base64');
+}

@@ -1,0 +1,104 @@
+import { ApiError, ok, PagedQuery, responses, Type, type ServiceRoutes } from '@platform/core';
+import type { InferenceConfig } from '../config.js';
+import type { InferenceDatabase } from '../database.js';
+import { fetchModelIds } from '../providers/catalogs.js';
+import { readKey } from '../providers/credentials.js';
+import { classify } from '../providers/failures.js';
+import { listModels, replaceModels } from '../repositories/models.js';
+import { findProvider, listProviders } from '../repositories/providers.js';
+
+const ModelSchema = Type.Object({
+  name: Type.String(),
+  providerId: Type.String(),
+  provider: Type.String(),
+  created: Type.String({ format: 'date-time' }),
+});
+
+const SyncResultSchema = Type.Array(
+  Type.Object({
+    provider: Type.String(),
+    models: Type.Integer(),
+    added: Type.Integer(),
+    error: Type.Union([Type.String(), Type.Null()]),
+  }),
+);
+
+export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
+  app,
+  { db, config },
+) => {
+  app.get(
+    '/models',
+    {
+      schema: {
+        operationId: 'listModels',
+        summary: 'List synced models, newest first',
+        querystring: PagedQuery({
+          provider: Type.Optional(
+            Type.String({ minLength: 1, description: 'Provider id or name' }),
+          ),
+        }),
+        response: responses({ 200: Type.Array(ModelSchema) }),
+      },
+    },
+    async (request) => {
+      const { provider, limit, offset } = request.query;
+      const rows = await listModels(db, provider, { limit, offset });
+      return ok(
+        rows.map((r) => ({
+          name: r.name,
+          providerId: r.provider_id,
+          provider: r.provider,
+          created: r.created_at.toISOString(),
+        })),
+      );
+    },
+  );
+
+  app.post(
+    '/models/sync',
+    {
+      schema: {
+        operationId: 'syncModels',
+        summary: "Sync models from the providers' model-list APIs",
+        description:
+          'Body `{ provider }` (id or name) syncs one provider, and its failure is the answer (400 key unset, 502); without it every provider is synced and each failure is reported in its row.',
+        body: Type.Object({
+          provider: Type.Optional(Type.String({ minLength: 1, title: 'provider' })),
+        }),
+        response: responses({ 200: SyncResultSchema }),
+      },
+    },
+    async (request) => {
+      const one = request.body?.provider;
+      const providers = one ? [await findProvider(db, one)] : await listProviders(db);
+      const results = [];
+      for (const provider of providers) {
+        try {
+          const ids = await fetchModelIds(
+            provider,
+            readKey(config.env, provider),
+            AbortSignal.timeout(config.timeoutMs),
+          );
+          const added = await replaceModels(db, provider.id, ids);
+          results.push({ provider: provider.name, models: ids.length, added, error: null });
+        } catch (error) {
+          if (one) throw classifyForSync(error, provider);
+          results.push({
+            provider: provider.name,
+            models: 0,
+            added: 0,
+            error: (error as Error).message,
+          });
+        }
+      }
+      return ok(results);
+    },
+  );
+};
+
+function classifyForSync(error: unknown, provider: { name: string; env_var: string | null }) {
+  if (error instanceof ApiError) return error;
+  const failure = classify(error, provider);
+  return new ApiError(failure.code, failure.message);
+}

@@ -1,0 +1,177 @@
+import {
+  badRequest,
+  IdOrNameParams,
+  nameTaken,
+  newId,
+  notFound,
+  ok,
+  orConflict,
+  PagedQuery,
+  responses,
+  stamps,
+  Type,
+} from '@platform/core';
+import type { InferenceDatabase, ProviderRow } from '../database.js';
+import type { InferenceConfig } from '../config.js';
+import type { ServiceRoutes } from '@platform/core';
+import {
+  announceProviderChange,
+  deleteProvider,
+  findProvider,
+  insertProvider,
+  listProviders,
+  updateProvider,
+} from '../repositories/providers.js';
+import {
+  ProviderInputSchema,
+  ProviderSchema,
+  ProviderUpdateSchema,
+  type Provider,
+} from '../schemas/providers.js';
+import { checkBaseUrl, checkEnvVar } from '../providers/credentials.js';
+import { sharedOf } from './context.js';
+
+const toProvider = (row: ProviderRow): Provider => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  defaultModel: row.default_model,
+  envVar: row.env_var,
+  baseUrl: row.base_url,
+  ...stamps(row.created_at, row.updated_at),
+});
+
+/** A provider other than mock needs the variable of its key. */
+function checkFields(type: string, envVar: string | null, baseUrl: string | null) {
+  if (type !== 'mock' && !envVar)
+    throw badRequest(`envVar is required for a provider of type ${type}`);
+  if (envVar) checkEnvVar(envVar);
+  if (baseUrl) checkBaseUrl(baseUrl);
+}
+
+export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
+  app,
+  { db },
+) => {
+  const { providers } = sharedOf(db, app);
+  /** After a write: this instance forgets its copy, the others hear of it. */
+  const changed = async () => {
+    providers.forget();
+    await announceProviderChange(db);
+  };
+  app.get(
+    '/providers',
+    {
+      schema: {
+        operationId: 'listProviders',
+        summary: 'List providers, oldest first',
+        querystring: PagedQuery({}),
+        response: responses({ 200: Type.Array(ProviderSchema) }),
+      },
+    },
+    async (request) => ok((await listProviders(db, request.query)).map(toProvider)),
+  );
+
+  app.post(
+    '/providers',
+    {
+      schema: {
+        operationId: 'createProvider',
+        summary: 'Create a provider',
+        description: '409 CONFLICT when the name is taken in any case.',
+        body: ProviderInputSchema,
+        response: responses({ 201: ProviderSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { name, type, defaultModel, envVar = null, baseUrl = null } = request.body;
+      checkFields(type, envVar, baseUrl);
+      const row = await orConflict(
+        () =>
+          insertProvider(db, {
+            id: newId(),
+            name,
+            type,
+            default_model: defaultModel,
+            env_var: envVar,
+            base_url: baseUrl?.replace(/\/+$/, '') ?? null,
+          }),
+        nameTaken('Provider', name),
+      );
+      await changed();
+      return reply.code(201).send(ok(toProvider(row)));
+    },
+  );
+
+  app.get(
+    '/providers/:idOrName',
+    {
+      schema: {
+        operationId: 'getProvider',
+        summary: 'Get one provider',
+        params: IdOrNameParams,
+        response: responses({ 200: ProviderSchema }),
+      },
+    },
+    async (request) => ok(toProvider(await findProvider(db, request.params.idOrName))),
+  );
+
+  app.put(
+    '/providers/:idOrName',
+    {
+      schema: {
+        operationId: 'updateProvider',
+        summary: 'Update a provider',
+        description: 'Changes the fields sent; `baseUrl: null` goes back to the public API.',
+        params: IdOrNameParams,
+        body: ProviderUpdateSchema,
+        response: responses({ 200: ProviderSchema }),
+      },
+    },
+    async (request) => {
+      const { idOrName } = request.params;
+      const current = await findProvider(db, idOrName);
+      const body = request.body;
+      const type = body.type ?? current.type;
+      const envVar = body.envVar === undefined ? current.env_var : body.envVar;
+      const baseUrl = body.baseUrl === undefined ? current.base_url : body.baseUrl;
+      checkFields(type, envVar, baseUrl);
+      const row = await orConflict(
+        () =>
+          updateProvider(db, current.id, {
+            name: body.name,
+            type: body.type,
+            default_model: body.defaultModel,
+            env_var: body.envVar,
+            base_url:
+              body.baseUrl === undefined ? undefined : (body.baseUrl?.replace(/\/+$/, '') ?? null),
+          }),
+        nameTaken('Provider', body.name ?? current.name),
+      );
+      if (!row) throw notFound('Provider', idOrName);
+      await changed();
+      return ok(toProvider(row));
+    },
+  );
+
+  app.delete(
+    '/providers/:idOrName',
+    {
+      schema: {
+        operationId: 'deleteProvider',
+        summary: 'Delete a provider',
+        description:
+          'Answers with the provider as it was; its synced models go with it, its request log stays.',
+        params: IdOrNameParams,
+        response: responses({ 200: ProviderSchema }),
+      },
+    },
+    async (request) => {
+      const { idOrName } = request.params;
+      const row = await deleteProvider(db, (await findProvider(db, idOrName)).id);
+      if (!row) throw notFound('Provider', idOrName);
+      await changed();
+      return ok(toProvider(row));
+    },
+  );
+};

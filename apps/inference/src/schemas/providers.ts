@@ -1,0 +1,57 @@
+import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+
+export const PROVIDER_TYPES = [
+  'anthropic',
+  'openai',
+  'google',
+  'openrouter',
+  'openai-compatible',
+  'mock',
+] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+const ProviderType = Type.Union(
+  PROVIDER_TYPES.map((t) => Type.Literal(t)),
+  { title: 'type', description: `One of ${PROVIDER_TYPES.join(', ')}` },
+);
+const Model = Type.String({ minLength: 1, maxLength: 200, title: 'defaultModel' });
+const EnvVar = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  title: 'envVar',
+  description:
+    'Name of the environment variable holding the API key (^[A-Z][A-Z0-9_]*$, not a platform secret); read at call time, never stored',
+});
+const BaseUrl = Type.String({
+  minLength: 1,
+  maxLength: 2000,
+  title: 'baseUrl',
+  description: "http(s) base URL of the provider's API; default: its public API",
+});
+
+export const ProviderSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  defaultModel: Type.String(),
+  envVar: Nullable(Type.String(), { description: 'null for mock' }),
+  baseUrl: Nullable(Type.String()),
+  ...Stamps,
+});
+export type Provider = Static<typeof ProviderSchema>;
+
+export const ProviderInputSchema = Type.Object({
+  name: Name('provider name'),
+  type: ProviderType,
+  defaultModel: Model,
+  envVar: Type.Optional(Nullable(EnvVar)),
+  baseUrl: Type.Optional(Nullable(BaseUrl)),
+});
+
+export const ProviderUpdateSchema = Type.Object({
+  name: Type.Optional(Name('provider name')),
+  type: Type.Optional(ProviderType),
+  defaultModel: Type.Optional(Model),
+  envVar: Type.Optional(Nullable(EnvVar)),
+  baseUrl: Type.Optional(Nullable(BaseUrl)),
+});

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { defineService } from '@platform/core';
+import { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
+import type { StageDatabase } from './database.js';
+import { migrations } from './migrations/index.js';
+import { reclaimSessions } from './repositories/sessions.js';
+import { appRoutes } from './routes/apps.js';
+import { fileRoutes } from './routes/files.js';
+import { functionRoutes } from './routes/functions.js';
+import { appPageRoutes, previewRoutes } from './routes/pages.js';
+import { renderRoutes } from './routes/render.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { snapshotRoutes } from './routes/snapshots.js';
+import { studioRoutes } from './routes/studio.js';
+
+export { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The sandbox (spec 2.2, 4.2): sessions of versioned files, esbuild renders served as previews,
+ * snapshots and history, published apps, studio sessions, and the `stage:` functions.
+ */
+export const stage = defineService<StageDatabase, StageConfig>({
+  name: 'stage',
+  title: 'Sandbox',
+  root: join(__dirname, '..'),
+  defaultPort: 3110,
+  migrations,
+  variables: STAGE_VARIABLES,
+  config: stageConfig,
+  routes: [sessionRoutes, fileRoutes, renderRoutes, snapshotRoutes, appRoutes, functionRoutes],
+  mounts: [
+    { prefix: '/api/v1/studio', routes: [studioRoutes] },
+    { prefix: '/preview', routes: [previewRoutes] },
+    { prefix: '/app', routes: [appPageRoutes] },
+  ],
+  jobs: ({ db, config }) => [
+    {
+      name: 'reclaim-sessions',
+      intervalMs: config.retentionDays > 0 ? 60 * 60 * 1000 : 0,
+      task: async () => ({
+        reclaimed: await reclaimSessions(db, new Date(Date.now() - config.retentionDays * DAY_MS)),
+      }),
+    },
+  ],
+});
+
+export default stage;

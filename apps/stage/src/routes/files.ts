@@ -1,0 +1,169 @@
+import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/core';
+import type { StageConfig } from '../config.js';
+import type { StageDatabase } from '../database.js';
+import { checkPath, contentType } from '../paths.js';
+import {
+  contentOf,
+  fileHistory,
+  filesWithContent,
+  listFiles,
+  readFile,
+  writeFiles,
+} from '../repositories/files.js';
+import { useSession } from '../repositories/sessions.js';
+import {
+  DeletedFileSchema,
+  FileListQuery,
+  FileParams,
+  FileQuery,
+  FileVersionSchema,
+  FileWithContentSchema,
+  HistoryQuery,
+  PushedSchema,
+  PushSchema,
+  SessionParams,
+} from '../schemas/sessions.js';
+import { ms } from '../views.js';
+
+/**
+ * The file path a route's wildcard names: clients that treat it as one parameter (`{path}` in
+ * the OpenAPI document) send its slashes encoded.
+ */
+export const wildcardPath = (rest: string) => `/${rest.replace(/%2F/gi, '/')}`;
+
+/** A session file read through the API is data, never a page of the platform's origin. */
+export const INERT_FILE_CSP = "default-src 'none'; sandbox";
+
+export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
+  app,
+  { db, config },
+) => {
+  app.post(
+    '/sessions/:id/push',
+    {
+      // JSON escaping may double a text's size: a push of a full session still fits.
+      bodyLimit: 2 * config.maxSessionBytes + 1024 * 1024,
+      schema: {
+        operationId: 'pushFiles',
+        summary: 'Write files',
+        description:
+          'Writes every file given (absolute, normalised paths: no `..`, NUL or trailing /, at most 512 characters), each as the next version of its path, in one transaction: all or none. Concurrent pushes to one session take turns, so no version is lost or given twice. 413 PAYLOAD_TOO_LARGE when a file passes STAGE_MAX_FILE_BYTES or the session STAGE_MAX_SESSION_BYTES, 400 when it would hold more than STAGE_MAX_FILES files; the message says which.',
+        params: SessionParams,
+        body: PushSchema,
+        response: responses({ 200: PushedSchema }),
+      },
+    },
+    async (request) => {
+      const entries = Object.entries(request.body.files);
+      if (entries.length === 0) throw badRequest('files must name at least one file');
+      const changes = entries.map(([path, content]) => {
+        checkPath(path, 'files path');
+        // PostgreSQL's text cannot hold U+0000; nothing else is refused.
+        if (content.includes('\u0000'))
+          throw badRequest(`files ${path}: content must not contain NUL characters (U+0000)`);
+        return contentOf(path, content);
+      });
+      const rows = await writeFiles(db, request.params.id, changes, config);
+      return ok({
+        count: rows.length,
+        files: rows.map(({ path, version, size }) => ({ path, version, size })),
+      });
+    },
+  );
+
+  app.get(
+    '/sessions/:id/files',
+    {
+      schema: {
+        operationId: 'getAllFiles',
+        summary: 'List the files of a session',
+        description: 'Current files by path, with their contents when `content=true`.',
+        params: SessionParams,
+        querystring: FileListQuery,
+        response: responses({ 200: Type.Array(FileWithContentSchema) }),
+      },
+    },
+    async (request) => {
+      const { id } = await useSession(db, request.params.id);
+      if (request.query.content) return ok(await filesWithContent(db, id));
+      const rows = await listFiles(db, id);
+      return ok(rows.map(({ path, version, size }) => ({ path, version, size })));
+    },
+  );
+
+  app.get(
+    '/sessions/:id/files/*',
+    {
+      schema: {
+        operationId: 'readFile',
+        summary: 'Read a file',
+        description:
+          'The content itself (not an envelope), with the media type of its extension and an x-file-version header; `version` reads an older one. Served inert (a sandboxing Content-Security-Policy): a session file never runs as a page of the platform. Errors are envelopes.',
+        params: FileParams,
+        querystring: FileQuery,
+        produces: ['text/plain'],
+        response: {
+          ...responses({}),
+          200: { description: 'The file content', content: { '*/*': { schema: Type.String() } } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const path = checkPath(wildcardPath(request.params['*']));
+      const { id } = await useSession(db, request.params.id);
+      const file = await readFile(db, id, path, request.query.version);
+      return reply
+        .type(contentType(path))
+        .header('content-security-policy', INERT_FILE_CSP)
+        .header('x-file-version', String(file.version))
+        .send(file.content);
+    },
+  );
+
+  app.delete(
+    '/sessions/:id/files/*',
+    {
+      schema: {
+        operationId: 'deleteFile',
+        summary: 'Delete a file',
+        description:
+          'The deletion is a version of its own in the history; writing the path again goes on from the next version.',
+        params: FileParams,
+        response: responses({ 200: DeletedFileSchema }),
+      },
+    },
+    async (request) => {
+      const path = checkPath(wildcardPath(request.params['*']));
+      const [row] = await writeFiles(db, request.params.id, [{ path, content: null }], config);
+      return ok({ path, version: row.version, deleted: true as const });
+    },
+  );
+
+  app.get(
+    '/sessions/:id/history',
+    {
+      schema: {
+        operationId: 'getFileHistory',
+        summary: 'Every version of one file',
+        description: 'Newest first: version, size, SHA-256 and time; deletions are versions too.',
+        params: SessionParams,
+        querystring: HistoryQuery,
+        response: responses({ 200: Type.Array(FileVersionSchema) }),
+      },
+    },
+    async (request) => {
+      const { path, limit, offset } = request.query;
+      const { id } = await useSession(db, request.params.id);
+      const rows = await fileHistory(db, id, checkPath(path), { limit, offset });
+      return ok(
+        rows.map((row) => ({
+          version: row.version,
+          size: row.size,
+          hash: row.hash,
+          deleted: row.hash === null,
+          createdAt: ms(row.created_at),
+        })),
+      );
+    },
+  );
+};

@@ -1,0 +1,122 @@
+import { ok, PageQuery, responses, Type, type ServiceRoutes } from '@platform/core';
+import type { StageConfig } from '../config.js';
+import type { StageDatabase } from '../database.js';
+import { changeFiles, type Change } from '../repositories/files.js';
+import { useSession } from '../repositories/sessions.js';
+import {
+  findSnapshot,
+  insertSnapshot,
+  listSnapshots,
+  snapshotContents,
+  type SnapshotSummary,
+} from '../repositories/snapshots.js';
+import { EpochMs, SessionParams } from '../schemas/sessions.js';
+import { ms } from '../views.js';
+
+const SnapshotSchema = Type.Object({
+  id: Type.String(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  createdAt: EpochMs('When it was taken'),
+  fileCount: Type.Integer(),
+  totalBytes: Type.Integer(),
+});
+const SnapshotParams = Type.Object({
+  id: SessionParams.properties.id,
+  snapshotId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+const RestoredSchema = Type.Object({
+  snapshot: SnapshotSchema,
+  written: Type.Integer({ description: 'Files written back (each as a new version)' }),
+  deleted: Type.Integer({ description: 'Files the snapshot did not have, deleted' }),
+});
+
+const toSnapshot = (row: SnapshotSummary) => ({
+  id: row.id,
+  label: row.label,
+  createdAt: ms(row.created_at),
+  fileCount: row.file_count,
+  totalBytes: row.total_bytes,
+});
+
+export const snapshotRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
+  app,
+  { db, config },
+) => {
+  app.post(
+    '/sessions/:id/snapshots',
+    {
+      schema: {
+        operationId: 'createSnapshot',
+        summary: 'Snapshot a session',
+        description: 'Every current file at its current version, under an optional label.',
+        params: SessionParams,
+        body: Type.Optional(
+          Type.Object({ label: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+        ),
+        response: responses({ 201: SnapshotSchema }),
+      },
+    },
+    async (request, reply) => {
+      const { id } = await insertSnapshot(db, request.params.id, request.body?.label ?? null);
+      return reply.code(201).send(ok(toSnapshot(await findSnapshot(db, request.params.id, id))));
+    },
+  );
+
+  app.get(
+    '/sessions/:id/snapshots',
+    {
+      schema: {
+        operationId: 'getSnapshots',
+        summary: "A session's snapshots",
+        description: 'Newest first.',
+        params: SessionParams,
+        querystring: Type.Object(PageQuery),
+        response: responses({ 200: Type.Array(SnapshotSchema) }),
+      },
+    },
+    async (request) => {
+      const { id } = await useSession(db, request.params.id);
+      return ok((await listSnapshots(db, id, request.query)).map(toSnapshot));
+    },
+  );
+
+  app.post(
+    '/sessions/:id/snapshots/:snapshotId/restore',
+    {
+      schema: {
+        operationId: 'restoreSnapshot',
+        summary: 'Restore a snapshot',
+        description:
+          "The session's files become the snapshot's: each file that differs is written back as a new version (history keeps everything), files the snapshot did not have are deleted, in one transaction.",
+        params: SnapshotParams,
+        response: responses({ 200: RestoredSchema }),
+      },
+    },
+    async (request) => {
+      const { id, snapshotId } = request.params;
+      await useSession(db, id);
+      const snapshot = await findSnapshot(db, id, snapshotId);
+      const saved = await snapshotContents(db, snapshot.id);
+      let written = 0;
+      let deleted = 0;
+      await changeFiles(
+        db,
+        id,
+        (current) => {
+          const wanted = new Map(saved.map((f) => [f.path, f]));
+          const changes: Change[] = [];
+          for (const f of saved)
+            if (current.get(f.path)?.hash !== f.hash) changes.push({ ...f, content: f.content });
+          for (const row of current.values())
+            if (row.hash !== null && !wanted.has(row.path))
+              changes.push({ path: row.path, content: null });
+          written = changes.filter((c) => c.content !== null).length;
+          deleted = changes.length - written;
+          return changes;
+        },
+        config,
+      );
+      return ok({ snapshot: toSnapshot(snapshot), written, deleted });
+    },
+  );
+};

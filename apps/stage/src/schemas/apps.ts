@@ -1,0 +1,135 @@
+import { Name, Nullable, PageQuery, Type, type Static } from '@platform/core';
+import { EpochMs } from './sessions.js';
+
+export const AppParams = Type.Object({
+  sid: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The app sid (exact) or its name (any case)',
+  }),
+});
+
+const Text = (maxLength: number, description: string) => Type.String({ maxLength, description });
+
+export const RepositoryInputSchema = Type.Object({
+  provider: Type.String({ minLength: 1, maxLength: 50, description: 'e.g. github, local' }),
+  owner: Type.String({ minLength: 1, maxLength: 100 }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  fullName: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 201, description: 'Default `<owner>/<name>`' }),
+  ),
+  url: Type.String({
+    minLength: 1,
+    maxLength: 500,
+    pattern: '^https?://',
+    description: "The repository's web or clone URL",
+  }),
+  visibility: Type.Optional(
+    Type.Union([Type.Literal('public'), Type.Literal('private'), Type.Literal('internal')], {
+      default: 'private',
+    }),
+  ),
+  defaultBranch: Type.Optional(Type.String({ minLength: 1, maxLength: 255, default: 'main' })),
+  remoteName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, default: 'origin' })),
+});
+
+export const RepositorySchema = Type.Object({
+  provider: Type.String(),
+  owner: Type.String(),
+  name: Type.String(),
+  fullName: Type.String(),
+  url: Type.String(),
+  visibility: Type.String(),
+  defaultBranch: Type.String(),
+  remoteName: Type.String(),
+  linkedAt: EpochMs('When it was linked (set by the server)'),
+});
+
+const ConfigSchema = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
+  maxProperties: 200,
+  description: 'Values workflows read as {{ config.<key> }}',
+});
+
+export const AppSchema = Type.Object({
+  sid: Type.String({ description: 'The app id (8 characters)' }),
+  name: Type.String(),
+  sessionId: Type.String({ description: 'The session it serves' }),
+  title: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  config: ConfigSchema,
+  repository: Nullable(RepositorySchema),
+  url: Type.String({ description: 'Where its frontend is served: /app/<sid>/' }),
+  createdAt: EpochMs('When it was published first'),
+  updatedAt: EpochMs('Its last change'),
+  publishedAt: EpochMs('When it started serving its current session'),
+});
+
+export const AppCreateSchema = Type.Object({
+  sessionId: Type.String({ minLength: 1, maxLength: 64, description: 'The session to publish' }),
+  name: Name('App name'),
+  title: Type.Optional(Text(200, 'Shown instead of the name')),
+  description: Type.Optional(Text(2000, 'What the app does')),
+  config: Type.Optional(ConfigSchema),
+});
+
+export const AppUpdateSchema = Type.Object({
+  name: Type.Optional(Name('App name')),
+  title: Type.Optional(Nullable(Text(200, 'null clears it'))),
+  description: Type.Optional(Nullable(Text(2000, 'null clears it'))),
+  config: Type.Optional(ConfigSchema),
+  repository: Type.Optional(
+    Nullable(RepositoryInputSchema, { description: 'The linked repository; null unlinks it' }),
+  ),
+});
+
+export const PublishSchema = Type.Object({
+  sessionId: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'The session to serve from now on',
+  }),
+});
+
+export const AppListQuery = Type.Object({
+  sessionId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The app of this session (serving it, or edited in it)',
+    }),
+  ),
+  name: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 100, description: 'Part of the name, any case' }),
+  ),
+  ...PageQuery,
+});
+
+export const StudioCreateSchema = Type.Object({
+  appSid: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: 'The app to edit (sid or name)',
+  }),
+});
+
+export const StudioListQuery = Type.Object({
+  appSid: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Only the sessions bound to this app (its sid)',
+    }),
+  ),
+  ...PageQuery,
+});
+
+export const StudioSessionSchema = Type.Object({
+  id: Type.String(),
+  appSid: Type.String(),
+  createdAt: EpochMs('When it was opened'),
+  lastAccessedAt: EpochMs('Its last use'),
+  fileCount: Type.Integer(),
+});
+
+export type App = Static<typeof AppSchema>;
+export type RepositoryInput = Static<typeof RepositoryInputSchema>;

@@ -1,0 +1,34 @@
+import type { AppRow, RenderRow, SessionRow } from './database.js';
+import type { App } from './schemas/apps.js';
+import type { RenderState } from './schemas/sessions.js';
+
+export const ms = (date: Date) => date.getTime();
+
+export const toSession = (row: SessionRow) => ({
+  createdAt: ms(row.created_at),
+  lastAccessedAt: ms(row.last_accessed_at),
+  appSid: row.app_sid,
+});
+
+export const toRenderState = (
+  row: Pick<RenderRow, 'entry' | 'version' | 'error' | 'rendered_at'> | undefined,
+): RenderState => ({
+  entry: row?.entry ?? null,
+  version: row?.version ?? 0,
+  error: row?.error ?? null,
+  renderedAt: row?.rendered_at ? ms(row.rendered_at) : null,
+});
+
+export const toApp = (row: AppRow): App => ({
+  sid: row.sid,
+  name: row.name,
+  sessionId: row.session_id,
+  title: row.title,
+  description: row.description,
+  config: row.config,
+  repository: row.repository,
+  url: `/app/${row.sid}/`,
+  createdAt: ms(row.created_at),
+  updatedAt: ms(row.updated_at),
+  publishedAt: ms(row.published_at),
+});
