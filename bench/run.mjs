@@ -3,7 +3,8 @@
 // processes (the built entry points); autocannon runs here. BENCH_SECONDS sets each measurement's
 // length (default 10). Groups, one file each: foundation (gateway and pulse), ledger, catalog,
 // palette, billing, reliability (what rate limiting costs), identity (what authentication
-// costs), communication (sends and deliveries); all by default, else those named, in the order
+// costs), communication (sends and deliveries), stage (pushes and renders), inference (what
+// the service adds to a chat and to time to first token); all by default, else those named, in the order
 // named. lib.mjs holds the shared machinery: starting servers, measuring, and printing and
 // writing the results.
 import { report, seconds, stopAll } from './lib.mjs';
@@ -15,6 +16,8 @@ import { billing } from './billing.mjs';
 import { reliability } from './reliability.mjs';
 import { identity } from './identity.mjs';
 import { communication } from './communication.mjs';
+import { stage } from './stage.mjs';
+import { inference } from './inference.mjs';
 
 const groups = {
   foundation,
@@ -25,6 +28,8 @@ const groups = {
   reliability,
   identity,
   communication,
+  stage,
+  inference,
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !Object.hasOwn(groups, name));
