@@ -159,6 +159,9 @@ async function forward(
     upstream,
     prefix,
     rewritePrefix: prefix,
+    // Pages outside /api (the sandbox's previews) mix pages that need sign-in with files served
+    // by address: the service, which knows which is which, decides from the identity forwarded.
+    config: { public: !prefix.startsWith('/api/') },
     proxyPayloads: false,
     http: { requestOptions: { timeout: options.timeoutMs } },
     undici: {

@@ -1,3 +1,4 @@
+import { newApiKey } from '@platform/passport';
 import { listen, serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
 import { stage } from '@platform/stage';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
@@ -56,4 +57,55 @@ it('forwards the prefix and every mount to the standalone sandbox, and gates the
   );
   await call('PUT', '/api/v1/features/stage', { enabled: true });
   expect((await call('GET', `/preview/${id}/__render/bundle.js`)).statusCode).toBe(200);
+});
+
+describe('with authentication on', () => {
+  const AUTH = {
+    OIDC_ISSUER: 'http://127.0.0.1:9/',
+    OIDC_CLIENT_ID: 'platform',
+    OIDC_CLIENT_SECRET: 'proxy-mounts-client-secret',
+    SESSION_SECRET: 'proxy-mounts-session-secret-0123456789',
+  };
+  const KEY = newApiKey();
+  let secured: GatewayUnderTest;
+  let service: ServiceUnderTest;
+  beforeAll(async () => {
+    service = await serviceUnderTest(stage, { env: AUTH });
+    secured = await gatewayUnderTest({
+      ...AUTH,
+      PLATFORM_API_KEY: KEY,
+      STAGE_PROXY_URL: await listen(service.app),
+    });
+  });
+  afterAll(async () => {
+    await secured.close();
+    await service.close();
+  });
+
+  it('lets the sandbox decide: its page needs credentials, its files are served by address', async () => {
+    const as = (method: 'GET' | 'POST', url: string, payload?: object, key?: string) =>
+      secured.app.inject({
+        method,
+        url,
+        ...(payload ? { payload } : {}),
+        headers: key ? { 'x-api-key': key } : {},
+      });
+    const { id } = (await as('POST', '/api/v1/stage/sessions', {}, KEY)).json().data;
+    await as(
+      'POST',
+      `/api/v1/stage/sessions/${id}/push`,
+      { files: { '/app/main.ts': 'x()' } },
+      KEY,
+    );
+    expect(
+      (await as('POST', `/api/v1/stage/sessions/${id}/render`, { entry: '/app/main.ts' }, KEY))
+        .statusCode,
+    ).toBe(200);
+    expect((await as('GET', `/preview/${id}/`, undefined, KEY)).statusCode).toBe(200);
+    expect((await as('GET', `/preview/${id}/`)).statusCode).toBe(401);
+    const bundle = await as('GET', `/preview/${id}/__render/bundle.js`);
+    expect([bundle.statusCode, bundle.body]).toEqual([200, expect.stringContaining('x()')]);
+    expect((await as('GET', `/api/v1/stage/sessions/${id}/status`)).statusCode).toBe(401);
+    expect((await as('GET', `/api/v1/studio/sessions`)).statusCode).toBe(401);
+  });
 });

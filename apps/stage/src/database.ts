@@ -52,6 +52,8 @@ export interface RendersTable {
   session_id: string;
   /** The entry of the last render asked for. */
   entry: string;
+  /** The entry of the output served (the last good render). */
+  output_entry: string | null;
   /** Good renders so far: 1 after the first. */
   version: number;
   error: RenderError | null;

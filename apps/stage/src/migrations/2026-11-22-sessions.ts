@@ -34,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addColumn('path', 'text', (c) => c.notNull())
     .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('hash', 'text')
+    .addColumn('hash', 'text', (c) => c.references('blobs.hash'))
     .addColumn('size', 'integer', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('files_pkey', ['session_id', 'path'])
@@ -47,7 +47,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addColumn('path', 'text', (c) => c.notNull())
     .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('hash', 'text')
+    // A content in use cannot be deleted: retention's sweep of unused contents fails instead
+    // (and tries again at its next run) when a push takes a content up as it sweeps.
+    .addColumn('hash', 'text', (c) => c.references('blobs.hash'))
     .addColumn('size', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('file_versions_pkey', ['session_id', 'path', 'version'])
@@ -61,6 +63,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       c.primaryKey().references('sessions.id').onDelete('cascade'),
     )
     .addColumn('entry', 'text', (c) => c.notNull())
+    .addColumn('output_entry', 'text')
     .addColumn('version', 'integer', (c) => c.notNull())
     .addColumn('error', 'jsonb')
     .addColumn('rendered_at', 'timestamptz')
@@ -90,7 +93,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addColumn('path', 'text', (c) => c.notNull())
     .addColumn('version', 'integer', (c) => c.notNull())
-    .addColumn('hash', 'text', (c) => c.notNull())
+    .addColumn('hash', 'text', (c) => c.notNull().references('blobs.hash'))
     .addColumn('size', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('snapshot_files_pkey', ['snapshot_id', 'path'])
     .execute();

@@ -3,7 +3,13 @@ import { build, type Loader, type Message, type Plugin } from 'esbuild';
 import type { RenderError } from '../database.js';
 
 /** The packages a session may import by name: the versions this service ships. */
-const SHIPPED = /^(react|react-dom)(\/[a-z0-9-]+)*$/;
+const SHIPPED = new Set([
+  'react',
+  'react/jsx-runtime',
+  'react/jsx-dev-runtime',
+  'react-dom',
+  'react-dom/client',
+]);
 const PACKAGE_ROOT = join(__dirname, '..', '..');
 
 const LOADERS: Record<string, Loader> = {
@@ -81,15 +87,16 @@ export async function bundle(entry: string, files: ReadonlyMap<string, string>):
   } catch (error) {
     const first = (error as { errors?: Message[] }).errors?.[0];
     if (!first) throw error;
-    const location = first.location;
+    // Only the session's own files are named: never a path on the server.
+    const at = first.location?.file.startsWith(`${NAMESPACE}:`) ? first.location : null;
     return {
       ok: false,
       error: {
         message: first.text,
-        file: location ? location.file.replace(`${NAMESPACE}:`, '') : null,
-        line: location?.line ?? null,
+        file: at ? at.file.slice(NAMESPACE.length + 1) : null,
+        line: at?.line ?? null,
         // esbuild counts columns from 0; editors and compilers from 1.
-        column: location ? location.column + 1 : null,
+        column: at ? at.column + 1 : null,
       },
     };
   }
@@ -127,7 +134,7 @@ function sessionFiles(files: ReadonlyMap<string, string>): Plugin {
             errors: [{ text: `Could not resolve "${spec}": no file ${wanted} in the session` }],
           };
         }
-        if (SHIPPED.test(spec)) {
+        if (SHIPPED.has(spec)) {
           try {
             return { path: require.resolve(spec, { paths: [PACKAGE_ROOT] }) };
           } catch {

@@ -30,6 +30,11 @@ export async function findApp(db: StageDb, sidOrName: string): Promise<AppRow> {
   return row;
 }
 
+/** By sid only (the /app/<sid>/ pages); undefined when there is none. */
+export function findAppBySid(db: StageDb, sid: string): Promise<AppRow | undefined> {
+  return db.selectFrom('apps').selectAll().where('sid', '=', sid).executeTakeFirst();
+}
+
 /** The app a session serves, or the one a studio session is bound to. */
 export function appOfSession(db: StageDb, sessionId: string) {
   return db

@@ -32,7 +32,10 @@ export const contentOf = (path: string, content: string): Content => ({
 const CHUNK = 1000;
 
 async function insertBlobs(db: StageDb, contents: readonly Content[]) {
-  const unique = [...new Map(contents.map((c) => [c.hash, c])).values()];
+  // In hash order: two pushes taking up the same new contents lock them in the same order.
+  const unique = [...new Map(contents.map((c) => [c.hash, c])).values()].sort((a, b) =>
+    a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0,
+  );
   for (let i = 0; i < unique.length; i += CHUNK) {
     await db
       .insertInto('blobs')

@@ -26,10 +26,18 @@ export function saveRender(
 ) {
   return db
     .insertInto('renders')
-    .values({ session_id: sessionId, ...output, version: 1, error: null, rendered_at: sql`now()` })
+    .values({
+      session_id: sessionId,
+      ...output,
+      output_entry: output.entry,
+      version: 1,
+      error: null,
+      rendered_at: sql`now()`,
+    })
     .onConflict((oc) =>
       oc.column('session_id').doUpdateSet((eb) => ({
         entry: eb.ref('excluded.entry'),
+        output_entry: eb.ref('excluded.entry'),
         root: eb.ref('excluded.root'),
         js: eb.ref('excluded.js'),
         css: eb.ref('excluded.css'),

@@ -71,6 +71,8 @@ export function listStudioSessions(
 /** A new session bound to an app, holding the current files of `fromSession` (each at version 1). */
 export function insertStudioSession(db: StageDb, appSid: string, fromSession: string) {
   return db.transaction().execute(async (trx) => {
+    // The source's row locked: no push lands between the two copies below.
+    await useSession(trx, fromSession);
     const session = await insertSession(trx, appSid);
     const copied = trx
       .selectFrom('files')
@@ -105,8 +107,20 @@ export async function reclaimSessions(db: StageDb, before: Date): Promise<number
   const gone = await db
     .deleteFrom('sessions')
     .where('last_accessed_at', '<', before)
+    // Neither serving an app nor a studio session of one.
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('apps').whereRef('apps.session_id', '=', 'sessions.id').select('sid'))),
+      not(
+        exists(
+          selectFrom('apps')
+            .where((eb) =>
+              eb.or([
+                eb('apps.session_id', '=', eb.ref('sessions.id')),
+                eb('apps.sid', '=', eb.ref('sessions.app_sid')),
+              ]),
+            )
+            .select('sid'),
+        ),
+      ),
     )
     .returning('id')
     .execute();
@@ -114,7 +128,19 @@ export async function reclaimSessions(db: StageDb, before: Date): Promise<number
   return gone.length;
 }
 
-export function deleteUnusedBlobs(db: StageDb) {
+/**
+ * Deletes the contents no version refers to. A push taking one up meanwhile makes the sweep fail
+ * (the foreign keys hold); it is then left to the next run.
+ */
+export async function deleteUnusedBlobs(db: StageDb): Promise<void> {
+  try {
+    await sweepBlobs(db);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '23503') throw error;
+  }
+}
+
+function sweepBlobs(db: StageDb) {
   return db
     .deleteFrom('blobs')
     .where(({ not, exists, selectFrom }) =>

@@ -29,7 +29,7 @@ import { ms } from '../views.js';
  * The file path a route's wildcard names: clients that treat it as one parameter (`{path}` in
  * the OpenAPI document) send its slashes encoded.
  */
-export const wildcardPath = (rest: string) => `/${rest.replace(/%2F/gi, '/')}`;
+export const wildcardPath = (rest: string) => `/${rest}`;
 
 /** A session file read through the API is data, never a page of the platform's origin. */
 export const INERT_FILE_CSP = "default-src 'none'; sandbox";

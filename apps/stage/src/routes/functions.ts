@@ -129,6 +129,10 @@ export const functionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
       for (const name of fn.required)
         if (args[name] === undefined || args[name] === null)
           throw badRequest(`${request.params.name} needs args.${name}`);
+      // Ids go into the route's URL: `.` and `..` would name another route.
+      for (const name of ['sessionId', 'sid'])
+        if (args[name] === '.' || args[name] === '..')
+          throw badRequest(`args.${name} is not a valid id`);
       // A path goes into the route's URL: checked here, so that `..` cannot name another route.
       if (args.path !== undefined) checkPath(args.path as string, 'args.path');
       const headers: Record<string, string> = {};

@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, Type, type ServiceRoutes } from '@platform/core';
 import type { StageConfig } from '../config.js';
 import type { StageDatabase, StageDb } from '../database.js';
 import { checkPath, contentType } from '../paths.js';
-import { findApp } from '../repositories/apps.js';
+import { findAppBySid } from '../repositories/apps.js';
 import { readFile } from '../repositories/files.js';
 import { findRender } from '../repositories/renders.js';
 import { useSession } from '../repositories/sessions.js';
@@ -49,19 +49,35 @@ ${css ? `<link rel="stylesheet" href="${BUNDLE}.css?v=${version}">\n` : ''}</hea
 `;
 }
 
+/** `<script src=...></script>` tags naming `entry`, found by a linear scan (no backtracking). */
+function withoutEntryScripts(html: string, root: string, entry: string): string {
+  const lower = html.toLowerCase();
+  let out = '';
+  let at = 0;
+  for (let open = lower.indexOf('<script', at); open !== -1; open = lower.indexOf('<script', at)) {
+    const tagEnd = lower.indexOf('>', open);
+    const close = tagEnd === -1 ? -1 : lower.indexOf('</script>', tagEnd);
+    if (close === -1) break;
+    const end = close + '</script>'.length;
+    const src = /\ssrc\s*=\s*["']([^"']*)["']/i.exec(html.slice(open, tagEnd + 1))?.[1];
+    const namesEntry = src !== undefined && posix.join(root, src.split('?')[0]) === entry;
+    out += html.slice(at, namesEntry ? open : end);
+    at = end;
+  }
+  return out + html.slice(at);
+}
+
 /**
  * The session's own index.html, loading the render: a script tag of the entry itself (as Vite
  * writes one) is dropped, and the bundle is added at the end of the head, deferred.
  */
 function ownPage(html: string, root: string, entry: string, version: number, css: boolean) {
-  const withoutEntry = html.replace(
-    /<script\b[^>]*\bsrc\s*=\s*["']([^"']+)["'][^>]*>\s*<\/script>/gi,
-    (tag, src: string) => (posix.join(root, src.split('?')[0]) === entry ? '' : tag),
-  );
+  const withoutEntry = withoutEntryScripts(html, root, entry);
   const tags = `${css ? `<link rel="stylesheet" href="${BUNDLE}.css?v=${version}">` : ''}<script defer src="${BUNDLE}.js?v=${version}"></script>`;
-  return /<\/head>/i.test(withoutEntry)
-    ? withoutEntry.replace(/<\/head>/i, `${tags}</head>`)
-    : tags + withoutEntry;
+  const head = withoutEntry.toLowerCase().indexOf('</head>');
+  return head === -1
+    ? tags + withoutEntry
+    : withoutEntry.slice(0, head) + tags + withoutEntry.slice(head);
 }
 
 function sendPage(reply: FastifyReply, status: number, type: string, body: string) {
@@ -81,14 +97,27 @@ const notice = (reply: FastifyReply, status: number, message: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(message)}</title></head><body><p>${escape(message)}</p></body></html>`,
   );
 
+// What a platform page would fetch to run or style itself with a session's code.
+const SUBRESOURCES = new Set(['script', 'style', 'worker', 'sharedworker', 'serviceworker']);
+
 /** Serves `rest` (the path after /preview/<id>/ or /app/<sid>/) from a session's last render. */
 async function serve(
   db: StageDb,
+  request: FastifyRequest,
   reply: FastifyReply,
   sessionId: string,
   rest: string,
   title: string,
 ) {
+  // The page itself is at `./`, behind sign-in like every page; not at a public address.
+  if (rest === 'index.html') return reply.redirect('./', 302);
+  // A sandboxed page's requests come from an opaque origin (cross-site). Session code pulled in
+  // by a page of the platform's own origin would run with the platform's privileges: refused.
+  if (
+    request.headers['sec-fetch-site'] === 'same-origin' &&
+    SUBRESOURCES.has(String(request.headers['sec-fetch-dest']))
+  )
+    return notice(reply, 403, 'Session code runs only in its own sandboxed page');
   try {
     await useSession(db, sessionId);
   } catch (error) {
@@ -99,7 +128,7 @@ async function serve(
   const render = await findRender(db, sessionId);
   if (!render?.js || render.root === null)
     return notice(reply, 404, `Nothing rendered yet: render the session ${sessionId} first`);
-  if (rest === '' || rest === 'index.html') {
+  if (rest === '') {
     const css = render.css !== null;
     try {
       const own = await readFile(db, sessionId, posix.join(render.root, 'index.html'));
@@ -107,7 +136,7 @@ async function serve(
         reply,
         200,
         'text/html; charset=utf-8',
-        ownPage(own.content, render.root, render.entry, render.version, css),
+        ownPage(own.content, render.root, render.output_entry ?? '', render.version, css),
       );
     } catch (error) {
       if (!(error instanceof ApiError) || error.code !== 'NOT_FOUND') throw error;
@@ -149,26 +178,31 @@ export const previewRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
   app.get('/:key', page, async (request, reply) =>
     reply.redirect(`${request.url.split('?')[0]}/`, 302),
   );
+  const title = (key: string) => `Preview of ${key}`;
   app.get('/:key/', page, async (request, reply) =>
-    serve(db, reply, request.params.key, '', `Preview of ${request.params.key}`),
+    serve(db, request, reply, request.params.key, '', title(request.params.key)),
   );
   app.get('/:key/*', asset, async (request, reply) =>
-    serve(db, reply, request.params.key, request.params['*'], `Preview of ${request.params.key}`),
+    serve(db, request, reply, request.params.key, request.params['*'], title(request.params.key)),
   );
 };
 
-/** `/app/<sid>/`: the frontend of a published app, the last good render of the session it serves. */
+/**
+ * `/app/<sid>/`: the frontend of a published app, the last good render of the session it serves.
+ * By sid only: a name could be guessed, and the app's files are served by address.
+ */
 export const appPageRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db }) => {
   app.get('/:key', page, async (request, reply) =>
     reply.redirect(`${request.url.split('?')[0]}/`, 302),
   );
-  const serveApp = async (key: string, rest: string, reply: FastifyReply) => {
-    const found = await findApp(db, key).catch(() => undefined);
+  const serveApp = async (request: FastifyRequest, reply: FastifyReply, rest: string) => {
+    const { key } = request.params as { key: string };
+    const found = await findAppBySid(db, key);
     if (!found) return notice(reply, 404, `No app ${key}`);
-    return serve(db, reply, found.session_id, rest, found.title ?? found.name);
+    return serve(db, request, reply, found.session_id, rest, found.title ?? found.name);
   };
-  app.get('/:key/', page, async (request, reply) => serveApp(request.params.key, '', reply));
+  app.get('/:key/', page, async (request, reply) => serveApp(request, reply, ''));
   app.get('/:key/*', asset, async (request, reply) =>
-    serveApp(request.params.key, request.params['*'], reply),
+    serveApp(request, reply, request.params['*']),
   );
 };

@@ -48,7 +48,8 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
     if (signed) {
       const identity = await verifyIdentity(secret, signed);
       if (!identity) throw unauthorized('The platform identity token is not valid or has expired');
-      return identity;
+      // The gateway vouches for nobody: as if no credentials came (public routes only).
+      return identity.kind === 'anonymous' ? undefined : identity;
     }
     const apiKey = header(request, API_KEY_HEADER);
     if (apiKey) {

@@ -1,0 +1,115 @@
+import type { StageDatabase } from '../src/database';
+import { reclaimSessions } from '../src/repositories/sessions';
+import { stageUnderTest, type Stage } from './helpers';
+
+let s: Stage;
+beforeAll(async () => {
+  s = await stageUnderTest();
+});
+afterAll(() => s.svc.close());
+
+const MAIN = { '/app/main.ts': 'document.title = "ok";' };
+
+async function rendered(files: Record<string, string>, entry = '/app/main.ts') {
+  const id = await s.session();
+  await s.push(id, files);
+  const res = await s.api.post(`/sessions/${id}/render`, { entry });
+  expect(res.status).toBe(200);
+  return id;
+}
+
+describe('preview pages', () => {
+  it('serves an index.html full of unclosed script tags in linear time', async () => {
+    const html = `<html><head></head><body>${"<script src='a' ".repeat(30_000)}</body></html>`;
+    const id = await rendered({ ...MAIN, '/app/index.html': html });
+    const started = Date.now();
+    const page = await s.page(`/preview/${id}/`);
+    expect(page.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(page.body).toContain('<script defer src="__render/bundle.js?v=1"></script></head>');
+  });
+
+  it('sends index.html by its own address to the page, which is not served by address', async () => {
+    const id = await rendered({ ...MAIN, '/app/index.html': '<p>mine</p>' });
+    expect(await s.page(`/preview/${id}/index.html`)).toMatchObject({
+      status: 302,
+      headers: { location: './' },
+    });
+  });
+
+  it('refuses session code to a page of the platform itself (same-origin script or style)', async () => {
+    const id = await rendered(MAIN);
+    const fetchAs = (site: string, dest: string) =>
+      s.svc.app.inject({
+        method: 'GET',
+        url: `/preview/${id}/__render/bundle.js`,
+        headers: { 'sec-fetch-site': site, 'sec-fetch-dest': dest },
+      });
+    expect((await fetchAs('same-origin', 'script')).statusCode).toBe(403);
+    expect((await fetchAs('same-origin', 'style')).statusCode).toBe(403);
+    // The sandboxed page's own requests come from an opaque origin: cross-site.
+    expect((await fetchAs('cross-site', 'script')).statusCode).toBe(200);
+    expect((await fetchAs('same-origin', 'iframe')).statusCode).toBe(200);
+  });
+
+  it('keeps dropping the served entry from index.html after a failed render of another entry', async () => {
+    const html = '<head></head><body><script type="module" src="/main.ts"></script></body>';
+    const id = await rendered({ ...MAIN, '/app/index.html': html, '/app/broken.ts': 'let =' });
+    expect((await s.api.post(`/sessions/${id}/render`, { entry: '/app/broken.ts' })).status).toBe(
+      400,
+    );
+    expect((await s.api.get(`/sessions/${id}/render`)).body.data.entry).toBe('/app/broken.ts');
+    expect((await s.page(`/preview/${id}/`)).body).not.toContain('main.ts');
+  });
+
+  it('names no server file in a render error, and ships only the browser entry points of react', async () => {
+    const id = await s.session();
+    await s.push(id, {
+      '/app/a.ts': "import { renderToString } from 'react-dom/server';\nrenderToString(null);",
+    });
+    const res = await s.api.post(`/sessions/${id}/render`, { entry: '/app/a.ts' });
+    expect(res.body.error.message).toContain('"react-dom/server" cannot be imported');
+    expect((await s.api.get(`/sessions/${id}/render`)).body.data.error.file).toBe('/app/a.ts');
+  });
+});
+
+describe('app pages', () => {
+  it('are found by sid only: a name could be guessed', async () => {
+    const id = await rendered(MAIN);
+    const app = (await s.api.post('/apps', { sessionId: id, name: 'guessable' })).body.data;
+    expect((await s.page(`/app/${app.sid}/`)).status).toBe(200);
+    expect((await s.page('/app/guessable/')).status).toBe(404);
+    expect((await s.page('/app/guessable/__render/bundle.js')).status).toBe(404);
+  });
+});
+
+describe('retention', () => {
+  it('keeps the studio sessions of an app, however old', async () => {
+    const id = await rendered(MAIN);
+    const app = (await s.api.post('/apps', { sessionId: id, name: 'studio-kept' })).body.data;
+    const studio = (await s.studio.post('/sessions', { appSid: app.sid })).body.data;
+    const db = s.svc.db.schema<StageDatabase>('stage');
+    const old = new Date(Date.now() - 90 * 24 * 3600 * 1000);
+    await db
+      .updateTable('sessions')
+      .set({ last_accessed_at: old })
+      .where('id', '=', studio.id)
+      .execute();
+    await reclaimSessions(db, new Date(Date.now() - 24 * 3600 * 1000));
+    expect((await s.api.get(`/sessions/${studio.id}/status`)).status).toBe(200);
+  });
+});
+
+describe('stage: functions', () => {
+  it('refuse ids that would name another route', async () => {
+    const res = await s.svc.app.inject({
+      method: 'POST',
+      url: '/api/v1/stage/functions/getStatus',
+      payload: { args: { sessionId: '..' } },
+    });
+    expect([res.statusCode, res.json().error.message]).toEqual([
+      400,
+      'args.sessionId is not a valid id',
+    ]);
+  });
+});
