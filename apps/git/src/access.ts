@@ -16,6 +16,7 @@ import type { RetryableError } from './providers/errors.js';
 import { octokitFor } from './providers/octokit.js';
 import { findProvider } from './repositories/providers.js';
 import { findRepository } from './repositories/repos.js';
+import { SEGMENT_PATTERN } from './schemas/repos.js';
 
 export type GitContext = ServiceContext<GitDatabase, GitConfig>;
 
@@ -37,6 +38,19 @@ export function allowedGithubUrl(config: GitConfig, raw: string | undefined): st
   return url;
 }
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const GITHUB_SEGMENT = new RegExp(SEGMENT_PATTERN);
+
+/** GitHub's owner and name go into URL paths unencoded: `.` or `..` would climb (`GET /`). */
+function checkGithubSegments(owner: string, repoName: string) {
+  for (const [field, value] of [
+    ['owner', owner],
+    ['repoName', repoName],
+  ])
+    if (value.length > 100 || !GITHUB_SEGMENT.test(value))
+      throw badRequest(
+        `${field} ${JSON.stringify(value)} must be letters, digits, '.', '_' or '-', and not only dots`,
+      );
+}
 
 /** A local repository's directory: `<GIT_DATA_DIR>/<providerId>/<owner>/<name>.git`, never outside. */
 export function localGitdir(
@@ -140,6 +154,7 @@ export function gitAccess(ctx: GitContext, app: FastifyInstance) {
       const gitdir = localGitdir(config, provider.id, owner, repoName);
       return { kind: 'local' as const, git: localBackend(gitdir, `${owner}/${repoName}`) };
     }
+    checkGithubSegments(owner, repoName);
     if (!user)
       throw badRequest(
         `user is required for a github repository: the email of whose delegated token acts`,

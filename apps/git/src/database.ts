@@ -73,6 +73,8 @@ export interface WebhookEventsTable {
   repository_id: string | null;
   repository_name: string | null;
   payload: unknown;
+  /** SHA-256 (hex) of the raw body as signed; unique. null for events stored before 2026-11-26. */
+  body_sha256: string | null;
   created_at: Generated<Date>;
 }
 

@@ -81,6 +81,67 @@ describe('POST /webhooks/receive', () => {
     expect(await events()).toHaveLength(before);
   });
 
+  it('answers a replayed body under a new delivery id as the first delivery (finding 2)', async () => {
+    const body = '{"ref": "refs/heads/replayed", "repository": {"full_name": "acme/widgets"}}';
+    const first = await deliver(svc.app, body, {
+      'x-hub-signature-256': sign(body),
+      'x-github-delivery': 'r-1',
+    });
+    expect(first.status).toBe(201);
+    const before = (await events()).length;
+    // The delivery id is not signed: anyone holding one signed delivery can change it.
+    const replay = await deliver(svc.app, body, {
+      'x-hub-signature-256': sign(body),
+      'x-github-delivery': 'r-1-forged',
+    });
+    expect(replay.status).toBe(200);
+    expect(replay.body.data).toEqual({ ...first.body.data, deliveryId: 'r-1', duplicate: true });
+    expect(await events()).toHaveLength(before);
+  });
+
+  it('stores a signed delivery holding U+0000 and lone surrogates without them (finding 3)', async () => {
+    const body =
+      '{"action": "a\\u0000b\\u0000", "note": "x\\\\u0000y", "bad": "\\ud800!",' +
+      ' "k\\u0000ey": [{"deep": "\\u0000"}], "repository": {"full_name": "acme/\\u0000nul"}}';
+    const res = await deliver(svc.app, body, {
+      'x-hub-signature-256': sign(body),
+      'x-github-delivery': 'nul-1',
+    });
+    expect(res.status).toBe(201);
+    const stored = (await events()).find((e) => e.deliveryId === 'nul-1') as Json;
+    expect(stored).toMatchObject({ action: 'ab', repositoryName: 'acme/nul' });
+    expect(stored.payload).toEqual({
+      action: 'ab',
+      note: 'x\\u0000y', // an escaped backslash, not U+0000: kept as sent
+      bad: '\ufffd!',
+      key: [{ deep: '' }],
+      repository: { full_name: 'acme/nul' },
+    });
+  });
+
+  it('takes deliveries above the default 1 MiB (GitHub sends up to 25 MB)', async () => {
+    const files = Array.from({ length: 3000 }, (_, i) => `src/${i}/${'f'.repeat(1000)}`);
+    const body = JSON.stringify({ ref: 'refs/heads/big', commits: [{ added: files }] });
+    expect(body.length).toBeGreaterThan(2 * 1024 * 1024);
+    const res = await deliver(svc.app, body, {
+      'x-hub-signature-256': sign(body),
+      'x-github-delivery': 'big-1',
+    });
+    expect(res.status).toBe(201);
+    const stored = (await events()).find((e) => e.deliveryId === 'big-1') as Json;
+    expect(stored.payload.commits[0].added).toHaveLength(3000);
+  });
+
+  it('refuses a payload nested deeper than any GitHub sends with 400, not a 500', async () => {
+    const body = `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    const res = await deliver(svc.app, body, {
+      'x-hub-signature-256': sign(body),
+      'x-github-delivery': 'deep-1',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/nests deeper than 200 levels/);
+  });
+
   it('answers 503 when GIT_WEBHOOK_SECRET is not set', async () => {
     const bare = await serviceUnderTest(git, { env: { GIT_DATA_DIR: data.dir }, jobs: false });
     try {

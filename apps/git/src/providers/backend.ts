@@ -1,5 +1,14 @@
 import { badRequest } from '@platform/core';
-import type { Branch, Commit, Comparison, Entry, FileChange, FileContent } from '../schemas/git.js';
+import {
+  REF_MAX_LENGTH,
+  REF_PATTERN,
+  type Branch,
+  type Commit,
+  type Comparison,
+  type Entry,
+  type FileChange,
+  type FileContent,
+} from '../schemas/git.js';
 
 /** What a repository's provider says about it (POST /repos, /sync). */
 export interface RepoMetadata {
@@ -60,4 +69,18 @@ export function checkPath(path: string, field = 'path'): string {
       `${field} ${JSON.stringify(path)} is not a valid path (no leading or trailing /, no empty, . or .. segment, no .git)`,
     );
   return path;
+}
+
+const REF = new RegExp(REF_PATTERN, 'u');
+
+/**
+ * A ref, branch or sha as the API takes it (REF_PATTERN, the schemas' rule, in code): for inputs
+ * no schema covers (compare's `<base>...<head>`) and again in each backend, before git sees it.
+ */
+export function checkRef(ref: string, field = 'ref'): string {
+  if (ref.length === 0 || ref.length > REF_MAX_LENGTH || !REF.test(ref))
+    throw badRequest(
+      `${field} ${JSON.stringify(ref.slice(0, REF_MAX_LENGTH))} is not a valid ref name (1-${REF_MAX_LENGTH} characters; no '..', '//', '@{', control characters, space or any of ~^:?*[\\; not starting with '-', '/' or '.', no component starting with '.' or ending in '.lock', not ending in '/' or '.')`,
+    );
+  return ref;
 }

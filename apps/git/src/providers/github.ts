@@ -3,6 +3,7 @@ import type { Branch, Entry } from '../schemas/git.js';
 import type { MergeResult } from '../schemas/pulls.js';
 import {
   checkPath,
+  checkRef,
   encodeContent,
   type GitBackend,
   type NewCommit,
@@ -67,7 +68,8 @@ export function githubBackend(octokit: Octokit, owner: string, repo: string) {
 
     createBranch: (branch, from) =>
       mapped(`branch ${branch} of ${name}`, async () => {
-        const sha = /^[0-9a-f]{40}$/.test(from)
+        checkRef(branch, 'name');
+        const sha = /^[0-9a-f]{40}$/.test(checkRef(from, 'from'))
           ? from
           : (await octokit.repos.getCommit({ ...at, ref: from })).data.sha;
         await octokit.git
@@ -82,26 +84,36 @@ export function githubBackend(octokit: Octokit, owner: string, repo: string) {
 
     deleteBranch: (branch) =>
       mapped(`branch ${branch} of ${name}`, async () => {
-        await octokit.git.deleteRef({ ...at, ref: `heads/${branch}` });
+        await octokit.git.deleteRef({ ...at, ref: `heads/${checkRef(branch, 'name')}` });
       }),
 
     listCommits: (ref, limit, offset) =>
       mapped(`commits of ${name} at ${ref}`, async () =>
         (
-          await page<GhCommit>('GET /repos/{owner}/{repo}/commits', { sha: ref }, limit, offset)
+          await page<GhCommit>(
+            'GET /repos/{owner}/{repo}/commits',
+            { sha: checkRef(ref, 'branch') },
+            limit,
+            offset,
+          )
         ).map(toCommit),
       ),
 
     getCommit: (sha) =>
       mapped(`commit ${sha} of ${name}`, async () =>
-        toCommit((await octokit.repos.getCommit({ ...at, ref: sha })).data as GhCommit),
+        toCommit(
+          (await octokit.repos.getCommit({ ...at, ref: checkRef(sha, 'sha') })).data as GhCommit,
+        ),
       ),
 
     // The git data API: blobs, one tree on the branch's tree, one commit, then the ref moved
     // without force, so a branch that moved meanwhile refuses it (409) and nothing shows.
     createCommit: ({ branch, message, files }: NewCommit) =>
       mapped(`commit on ${branch} of ${name}`, async () => {
-        const { data: ref } = await octokit.git.getRef({ ...at, ref: `heads/${branch}` });
+        const { data: ref } = await octokit.git.getRef({
+          ...at,
+          ref: `heads/${checkRef(branch, 'branch')}`,
+        });
         const parent = ref.object.sha;
         const { data: head } = await octokit.git.getCommit({ ...at, commit_sha: parent });
         const tree = [];
@@ -147,7 +159,7 @@ export function githubBackend(octokit: Octokit, owner: string, repo: string) {
 
     listFiles: (path, ref) =>
       mapped(`directory ${path || '/'} of ${name} at ${ref}`, async (): Promise<Entry[]> => {
-        const { data } = await octokit.repos.getContent({ ...at, path, ref });
+        const { data } = await octokit.repos.getContent({ ...at, path, ref: checkRef(ref) });
         if (!Array.isArray(data))
           throw badRequest(`path ${path} is a file: read it at /files/${path}`);
         return data.map((e) => ({
@@ -161,7 +173,7 @@ export function githubBackend(octokit: Octokit, owner: string, repo: string) {
 
     getFile: (path, ref) =>
       mapped(`file ${path} of ${name} at ${ref}`, async () => {
-        const { data } = await octokit.repos.getContent({ ...at, path, ref });
+        const { data } = await octokit.repos.getContent({ ...at, path, ref: checkRef(ref) });
         if (Array.isArray(data) || data.type !== 'file' || !('content' in data))
           throw badRequest(`path ${path} is not a file: list it at /files?path=${path}`);
         const bytes = Buffer.from(data.content, 'base64');
@@ -172,7 +184,7 @@ export function githubBackend(octokit: Octokit, owner: string, repo: string) {
       mapped(`comparison ${base}...${head} of ${name}`, async () => {
         const { data } = await octokit.repos.compareCommitsWithBasehead({
           ...at,
-          basehead: `${base}...${head}`,
+          basehead: `${checkRef(base, 'base')}...${checkRef(head, 'head')}`,
         });
         return {
           base,
@@ -195,9 +207,11 @@ export function githubBackend(octokit: Octokit, owner: string, repo: string) {
         ),
       ),
     create: (input: { title: string; body?: string; head: string; base: string }) =>
-      mapped(`new pull request of ${name}`, async () =>
-        toPull((await octokit.pulls.create({ ...at, ...input })).data as GhPull),
-      ),
+      mapped(`new pull request of ${name}`, async () => {
+        checkRef(input.head, 'head');
+        checkRef(input.base, 'base');
+        return toPull((await octokit.pulls.create({ ...at, ...input })).data as GhPull);
+      }),
     get: (number: number) =>
       mapped(`pull request #${number} of ${name}`, async () =>
         toPull((await octokit.pulls.get({ ...at, pull_number: number })).data as GhPull),

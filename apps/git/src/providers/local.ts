@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '@platform/core';
 import type { Branch, Commit, Entry } from '../schemas/git.js';
 import {
   checkPath,
+  checkRef,
   encodeContent,
   type Author,
   type GitBackend,
@@ -35,9 +36,15 @@ const signature = (author: Author) => ({
 export function localBackend(gitdir: string, fullName: string) {
   const exists = () => fs.existsSync(gitdir);
 
-  async function resolve(ref: string, what = 'Ref'): Promise<string> {
+  const FULL_SHA = /^[0-9a-f]{40}$/;
+  async function resolve(ref: string, what = 'Ref', field = 'ref'): Promise<string> {
+    checkRef(ref, field);
     try {
-      const oid = await git.resolveRef({ fs, gitdir, ref });
+      // Only a sha, HEAD or something under refs/: never another file of the repository.
+      const full = FULL_SHA.test(ref) ? ref : await git.expandRef({ fs, gitdir, ref });
+      if (!FULL_SHA.test(full) && full !== 'HEAD' && !full.startsWith('refs/'))
+        throw new Errors.NotFoundError(ref);
+      const oid = await git.resolveRef({ fs, gitdir, ref: full });
       await git.readCommit({ fs, gitdir, oid });
       return oid;
     } catch (error) {
@@ -46,7 +53,8 @@ export function localBackend(gitdir: string, fullName: string) {
       throw error;
     }
   }
-  const branchOid = (name: string) => resolve(`${HEADS}${name}`, 'Branch');
+  const branchOid = (name: string, field = 'branch') =>
+    resolve(`${HEADS}${checkRef(name, field)}`, 'Branch', field);
   const treeOf = async (oid: string) => (await git.readCommit({ fs, gitdir, oid })).commit.tree;
   const history = async (oid: string, depth?: number) =>
     git.log({ fs, gitdir, ref: oid, ...(depth ? { depth } : {}) });
@@ -92,7 +100,8 @@ export function localBackend(gitdir: string, fullName: string) {
 
     createBranch: (name, from) =>
       serialised(gitdir, async () => {
-        const sha = await resolve(from);
+        checkRef(name, 'name');
+        const sha = await resolve(from, 'Ref', 'from');
         try {
           await git.branch({ fs, gitdir, ref: name, object: sha, checkout: false });
         } catch (error) {
@@ -107,7 +116,7 @@ export function localBackend(gitdir: string, fullName: string) {
 
     deleteBranch: (name) =>
       serialised(gitdir, async () => {
-        await branchOid(name);
+        await branchOid(name, 'name');
         await git.deleteRef({ fs, gitdir, ref: `${HEADS}${name}` });
       }),
 
@@ -117,7 +126,7 @@ export function localBackend(gitdir: string, fullName: string) {
     },
 
     async getCommit(sha): Promise<Commit> {
-      const oid = await resolve(sha, 'Commit');
+      const oid = await resolve(sha, 'Commit', 'sha');
       const read = await git.readCommit({ fs, gitdir, oid });
       const parent = read.commit.parent[0];
       const before = await flatten(gitdir, parent ? await treeOf(parent) : undefined);
@@ -126,7 +135,7 @@ export function localBackend(gitdir: string, fullName: string) {
 
     createCommit: ({ branch, message, files, author }: NewCommit) =>
       serialised(gitdir, async () => {
-        const ref = `${HEADS}${branch}`;
+        const ref = `${HEADS}${checkRef(branch, 'branch')}`;
         let parent: string | undefined;
         try {
           parent = await git.resolveRef({ fs, gitdir, ref });
@@ -209,7 +218,8 @@ export function localBackend(gitdir: string, fullName: string) {
     },
 
     async compare(base, head) {
-      const [baseOid, headOid] = [await resolve(base), await resolve(head)];
+      const baseOid = await resolve(base, 'Ref', 'base');
+      const headOid = await resolve(head, 'Ref', 'head');
       const [mergeBase] = (await git.findMergeBase({
         fs,
         gitdir,
@@ -245,8 +255,8 @@ export function localBackend(gitdir: string, fullName: string) {
     merge: (base, head, method, message, author) =>
       serialised(gitdir, async () => {
         const [ours, theirs] = [`${HEADS}${base}`, `${HEADS}${head}`];
-        const baseOid = await branchOid(base);
-        await branchOid(head);
+        const baseOid = await branchOid(base, 'base');
+        await branchOid(head, 'head');
         const stamp = signature(author);
         const result = await git
           .merge({

@@ -16,20 +16,23 @@ export const findWebhook = (db: GitDb, id: string) =>
 export const deleteWebhook = (db: GitDb, id: string) =>
   db.deleteFrom('webhooks').where('id', '=', id).execute();
 
-/** Stores a delivery once: undefined when its delivery id was stored before. */
+/** Stores a delivery once: undefined when its delivery id or its raw body was stored before. */
 export const insertEvent = (db: GitDb, row: Omit<WebhookEventsTable, 'created_at'>) =>
   db
     .insertInto('webhook_events')
     .values({ ...row, payload: jsonb(row.payload) })
-    .onConflict((c) => c.column('delivery_id').doNothing())
+    .onConflict((c) => c.doNothing())
     .returningAll()
     .executeTakeFirst();
 
-export const eventByDelivery = (db: GitDb, deliveryId: string) =>
+/** The event stored first for a delivery id or a raw body (the delivery id's when both exist). */
+export const firstDelivery = (db: GitDb, deliveryId: string, bodySha256: string) =>
   db
     .selectFrom('webhook_events')
     .selectAll()
-    .where('delivery_id', '=', deliveryId)
+    .where((eb) => eb.or([eb('delivery_id', '=', deliveryId), eb('body_sha256', '=', bodySha256)]))
+    .orderBy(sql`delivery_id = ${deliveryId}`, 'desc')
+    .limit(1)
     .executeTakeFirstOrThrow();
 
 export function listEvents(

@@ -2,7 +2,7 @@ import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/c
 import { gitAccess } from '../access.js';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase } from '../database.js';
-import { checkPath } from '../providers/backend.js';
+import { checkPath, checkRef } from '../providers/backend.js';
 import {
   CompareParams,
   CompareSchema,
@@ -76,6 +76,8 @@ export const contentRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
         throw badRequest(
           'The comparison must be <base>...<head> (three dots), e.g. main...feature',
         );
+      checkRef(base, 'base');
+      checkRef(head, 'head');
       const { git } = await access.open(request, request.params.id, request.query.user);
       return ok(await git.compare(base, head));
     },

@@ -1,12 +1,14 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest, newId, ok, responses, type ServiceRoutes } from '@platform/core';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase } from '../database.js';
 import { hubSignature } from '../notify.js';
+import { storablePayload } from '../payload.js';
 import { repositoryNamed } from '../repositories/repos.js';
-import { eventByDelivery, insertEvent } from '../repositories/webhooks.js';
+import { firstDelivery, insertEvent } from '../repositories/webhooks.js';
 import { ReceivedSchema } from '../schemas/webhooks.js';
 
+const BODY_LIMIT = 25 * 1024 * 1024;
 const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
 const header = (value: string | string[] | undefined) =>
   typeof value === 'string' ? value : undefined;
@@ -32,12 +34,14 @@ export const receiveRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
   app.post(
     '/webhooks/receive',
     {
+      // GitHub caps deliveries at 25 MB; the default 1 MiB would refuse the larger pushes.
+      bodyLimit: BODY_LIMIT,
       config: { public: true },
       schema: {
         operationId: 'receiveWebhook',
         summary: 'Receive a webhook delivery (GitHub format)',
         description:
-          'Headers X-Hub-Signature-256 (sha256=<hex> HMAC of the raw body under GIT_WEBHOOK_SECRET), X-GitHub-Event, X-GitHub-Delivery; JSON body. 401 for a missing or wrong signature (nothing stored), 503 when GIT_WEBHOOK_SECRET is not set. A delivery id seen before is answered with the first event and `duplicate: true`, and stored once.',
+          'Headers X-Hub-Signature-256 (sha256=<hex> HMAC of the raw body under GIT_WEBHOOK_SECRET), X-GitHub-Event, X-GitHub-Delivery; JSON body. 401 for a missing or wrong signature (nothing stored), 503 when GIT_WEBHOOK_SECRET is not set. A delivery whose id or raw body (SHA-256) was seen before is answered with the first event and `duplicate: true`, and stored once. Body up to 25 MiB; U+0000 is removed from the stored payload (jsonb cannot hold it).',
         response: responses({ 200: ReceivedSchema, 201: ReceivedSchema }),
       },
     },
@@ -70,6 +74,8 @@ export const receiveRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
       }
       if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
         throw badRequest('The body must be a JSON object');
+      storablePayload(payload);
+      const bodySha256 = createHash('sha256').update(raw).digest('hex');
       const named = (payload.repository as { full_name?: unknown } | undefined)?.full_name;
       const fullName = typeof named === 'string' ? named : null;
       const repo = fullName ? await repositoryNamed(db, fullName) : undefined;
@@ -81,9 +87,15 @@ export const receiveRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
         repository_id: repo?.id ?? null,
         repository_name: fullName,
         payload,
+        body_sha256: bodySha256,
       });
-      const row = stored ?? (await eventByDelivery(db, deliveryId));
-      const answer = { id: row.id, deliveryId, event: row.event, duplicate: !stored };
+      const row = stored ?? (await firstDelivery(db, deliveryId, bodySha256));
+      const answer = {
+        id: row.id,
+        deliveryId: row.delivery_id,
+        event: row.event,
+        duplicate: !stored,
+      };
       return reply.code(stored ? 201 : 200).send(ok(answer));
     },
   );

@@ -3,15 +3,18 @@ import { RepoParams, User } from './repos.js';
 
 export const Sha = Type.String({ pattern: '^[0-9a-f]{40}$', description: 'A full commit sha' });
 
-/** A branch or ref name as git allows it (no `..`, no leading `-` or `/`, no control characters). */
+/**
+ * THE rule for every ref, branch or sha the API takes (git check-ref-format, one level allowed):
+ * no `..`, `//`, `@{`, no leading `-`, `/` or `.`, no component starting with `.` or ending in
+ * `.lock`, no trailing `/` or `.`, not `@`, no control characters, space, `~^:?*[\`.
+ * Schemas use it as a pattern; `checkRef` (providers/backend.ts) applies it in code.
+ */
+export const REF_PATTERN =
+  '^(?![-/.])(?!@$)(?!.*(\\.\\.|//|/\\.|@\\{|\\.lock(/|$)|/$|\\.$))[^\\x00-\\x20~^:?*\\[\\\\\\x7f]+$';
+export const REF_MAX_LENGTH = 250;
+
 export const RefName = (description: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength: 250,
-    pattern:
-      '^(?![-/.])(?!.*(\\.\\.|//|@\\{|\\.lock(/|$)|/$|\\.$))[^\\x00-\\x20~^:?*\\[\\\\\\x7f]+$',
-    description,
-  });
+  Type.String({ minLength: 1, maxLength: REF_MAX_LENGTH, pattern: REF_PATTERN, description });
 
 export const BranchSchema = Type.Object({
   name: Type.String(),
@@ -31,7 +34,7 @@ export const BranchInputSchema = Type.Object({
 
 export const BranchParams = Type.Object({
   id: RepoParams.properties.id,
-  name: Type.String({ minLength: 1, description: 'The branch' }),
+  name: RefName('The branch'),
 });
 
 const Person = Type.Object({ name: Type.String(), email: Type.String(), date: Type.String() });
@@ -118,7 +121,10 @@ export type FileContent = Static<typeof FileSchema>;
 
 export const CompareParams = Type.Object({
   id: RepoParams.properties.id,
-  '*': Type.String({ description: '<base>...<head> (branches may hold /)' }),
+  '*': Type.String({
+    maxLength: 2 * REF_MAX_LENGTH + 3,
+    description: '<base>...<head>, each a ref as RefName allows (branches may hold /)',
+  }),
 });
 
 export const CompareSchema = Type.Object({

@@ -8,12 +8,14 @@ export const User = Type.String({
     "Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones",
 });
 
+/** Never `.` or `..` (or only dots): a URL path normalises those away (GitHub's `GET /`). */
+export const SEGMENT_PATTERN = '^(?!\\.+$)[A-Za-z0-9._-]+$';
 const Segment = (what: string) =>
   Type.String({
     minLength: 1,
     maxLength: 100,
-    pattern: '^[A-Za-z0-9._-]+$',
-    description: `${what}: letters, digits, '.', '_' and '-'`,
+    pattern: SEGMENT_PATTERN,
+    description: `${what}: letters, digits, '.', '_' and '-', not only dots (local: not starting with '.', no '..')`,
   });
 
 export const RepoInputSchema = Type.Object({

@@ -60,5 +60,7 @@ export const ReceivedSchema = Type.Object({
   id: Type.String(),
   deliveryId: Type.String(),
   event: Type.String(),
-  duplicate: Type.Boolean({ description: 'true when this delivery id was received before' }),
+  duplicate: Type.Boolean({
+    description: 'true when this delivery id, or this exact body, was received before',
+  }),
 });
