@@ -1,4 +1,4 @@
-// Inference (issue 16): what the gateway adds to a chat, streamed or not. A fake OpenAI-compatible
+// Inference (issue 16): what the inference service adds to a chat, streamed or not. A fake OpenAI-compatible
 // provider in this process answers at once; each scenario is timed one request at a time (latency,
 // not throughput), directly and through the inference service, in one run. TTFT: time from the
 // request to the first streamed chunk of text.
@@ -83,7 +83,9 @@ export async function inference() {
   const fake = await fakeProvider();
   const service = await start('apps/inference/dist/main.js', {
     DATABASE_URL: databaseUrl,
-    BENCH_PROVIDER_KEY: 'bench-key',
+    INFERENCE_KEY_BENCH: 'bench-key',
+    // The fake provider's address, the one base URL a provider may name besides the official ones.
+    INFERENCE_BASE_URLS: fake.url,
     LOG_LEVEL: 'warn',
   });
   const base = `${service.url}/api/v1/inference`;
@@ -96,7 +98,7 @@ export async function inference() {
         name,
         type: 'openai-compatible',
         defaultModel: 'gpt-4o-mini',
-        envVar: 'BENCH_PROVIDER_KEY',
+        envVar: 'INFERENCE_KEY_BENCH',
         baseUrl: fake.url,
       }),
     });
@@ -117,7 +119,13 @@ export async function inference() {
       direct(false),
       'total',
     );
-    await series('POST /chat through the gateway', `${base}/chat`, viaGateway, 'total', chat);
+    await series(
+      'POST /chat through the inference service',
+      `${base}/chat`,
+      viaGateway,
+      'total',
+      chat,
+    );
     const ttft = await series(
       'stream TTFT, provider called directly',
       `${fake.url}/chat/completions`,
@@ -125,7 +133,7 @@ export async function inference() {
       'ttft',
     );
     await series(
-      'POST /chat/stream TTFT through the gateway',
+      'POST /chat/stream TTFT through the inference service',
       `${base}/chat/stream`,
       viaGateway,
       'ttft',

@@ -1,4 +1,37 @@
-import { envInt, type Env, type Variable } from '@platform/core';
+import { ConfigError, envInt, envString, type Env, type Variable } from '@platform/core';
+
+/**
+ * A provider base URL as compared with the official ones and INFERENCE_BASE_URLS: absolute
+ * http(s), no query, fragment or credentials, without a trailing slash. Throws a message.
+ */
+export function normaliseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${JSON.stringify(raw)} is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`${JSON.stringify(raw)} must be http(s)`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new Error(`${JSON.stringify(raw)} must have no query, fragment or credentials`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** INFERENCE_BASE_URLS, normalised; a bad entry stops start-up. */
+function baseUrls(env: Env): string[] {
+  return (envString(env, 'INFERENCE_BASE_URLS') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      try {
+        return normaliseBaseUrl(entry);
+      } catch (error) {
+        throw new ConfigError('INFERENCE_BASE_URLS', (error as Error).message);
+      }
+    });
+}
 
 export const INFERENCE_VARIABLES: readonly Variable[] = [
   {
@@ -20,10 +53,16 @@ export const INFERENCE_VARIABLES: readonly Variable[] = [
       'Largest audio file POST /transcribe accepts (25 MiB), as multipart or base64 JSON',
   },
   {
+    name: 'INFERENCE_BASE_URLS',
+    default: "empty (only each type's official API)",
+    description:
+      "Comma-separated http(s) base URLs a provider's baseUrl may name besides its type's official API (vLLM, Ollama, a proxy); provider keys are sent nowhere else. openai-compatible providers need one",
+  },
+  {
     name: '<provider envVar>',
     default: 'unset',
     description:
-      'Each provider names the variable holding its API key (envVar, e.g. OPENAI_API_KEY), read at call time; never stored or returned',
+      "The variable holding a provider's API key, read at call time, never stored or returned: OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, or a name starting with INFERENCE_KEY_ (e.g. INFERENCE_KEY_VLLM)",
   },
 ];
 
@@ -35,6 +74,8 @@ export function inferenceConfig(env: Env) {
       min: 1024,
       max: 1024 * 1024 * 1024,
     }),
+    /** Base URLs allowed besides each type's official API (normalised). */
+    baseUrls: baseUrls(env),
     /** The environment itself: provider credentials are read from it at call time. */
     env,
   };

@@ -46,19 +46,23 @@ const anthropicStream = [
 
 beforeEach(async () => {
   fake = await fakeProvider(sse(anthropicStream, { named: true }));
-  gw = await gateway({ ANTHROPIC_TEST_KEY: 'ant-secret', GEMINI_TEST_KEY: 'gem-secret' });
+  gw = await gateway({
+    INFERENCE_BASE_URLS: fake.url,
+    INFERENCE_KEY_ANTHROPIC_TEST: 'ant-secret',
+    INFERENCE_KEY_GEMINI_TEST: 'gem-secret',
+  });
   await gw.call('POST', '/providers', {
     name: 'ant',
     type: 'anthropic',
     defaultModel: 'claude-sonnet-4',
-    envVar: 'ANTHROPIC_TEST_KEY',
+    envVar: 'INFERENCE_KEY_ANTHROPIC_TEST',
     baseUrl: fake.url,
   });
   await gw.call('POST', '/providers', {
     name: 'gem',
     type: 'google',
     defaultModel: 'gemini-2.5-flash',
-    envVar: 'GEMINI_TEST_KEY',
+    envVar: 'INFERENCE_KEY_GEMINI_TEST',
     baseUrl: fake.url,
   });
 });

@@ -20,14 +20,14 @@ beforeEach(async () => {
       done: true,
     }),
   );
-  gw = await gateway({ OPENAI_TEST_KEY: 'sk-secret-123' });
+  gw = await gateway({ INFERENCE_BASE_URLS: fake.url, INFERENCE_KEY_OPENAI_TEST: 'sk-secret-123' });
   expect(
     (
       await gw.call('POST', '/providers', {
         name: 'oa',
         type: 'openai',
         defaultModel: 'gpt-4o',
-        envVar: 'OPENAI_TEST_KEY',
+        envVar: 'INFERENCE_KEY_OPENAI_TEST',
         baseUrl: fake.url,
       })
     ).status,

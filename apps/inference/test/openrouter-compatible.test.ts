@@ -33,15 +33,24 @@ const openRouterUsage = {
 
 beforeEach(async () => {
   fake = await fakeProvider(json(404, { error: { message: 'not here' } }));
-  gw = await gateway({ OPENROUTER_TEST_KEY: 'or-secret', LOCAL_KEY: 'local-secret' });
+  gw = await gateway({
+    INFERENCE_BASE_URLS: fake.url,
+    INFERENCE_KEY_OPENROUTER_TEST: 'or-secret',
+    INFERENCE_KEY_LOCAL: 'local-secret',
+  });
   for (const provider of [
     {
       name: 'orouter',
       type: 'openrouter',
       defaultModel: 'openai/gpt-4o',
-      envVar: 'OPENROUTER_TEST_KEY',
+      envVar: 'INFERENCE_KEY_OPENROUTER_TEST',
     },
-    { name: 'local', type: 'openai-compatible', defaultModel: 'llama3', envVar: 'LOCAL_KEY' },
+    {
+      name: 'local',
+      type: 'openai-compatible',
+      defaultModel: 'llama3',
+      envVar: 'INFERENCE_KEY_LOCAL',
+    },
   ])
     expect((await gw.call('POST', '/providers', { ...provider, baseUrl: fake.url })).status).toBe(
       201,
@@ -182,7 +191,7 @@ describe('openai-compatible (vLLM, Ollama, LM Studio)', () => {
     );
     const res = await gw.call('POST', '/chat', { providerId: 'local', messages });
     expect(res.status).toBe(502);
-    expect(res.body.error.message).toContain('LOCAL_KEY');
+    expect(res.body.error.message).toContain('INFERENCE_KEY_LOCAL');
     expect(res.body.error.message).not.toContain('local-secret');
     expect(fake.seen).toHaveLength(1);
   });

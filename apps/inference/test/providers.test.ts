@@ -4,7 +4,10 @@ import service from '../src/index';
 let svc: ServiceUnderTest;
 let api: JsonApi;
 beforeEach(async () => {
-  svc = await serviceUnderTest(service, { env: { OPENAI_KEY: 'sk-x' }, jobs: false });
+  svc = await serviceUnderTest(service, {
+    env: { OPENAI_API_KEY: 'sk-x', INFERENCE_BASE_URLS: 'http://127.0.0.1:9/v1' },
+    jobs: false,
+  });
   api = jsonApi(svc.app, '/api/v1/inference');
 });
 afterEach(() => svc.close());
@@ -21,7 +24,7 @@ describe('providers', () => {
       name: 'OpenAI',
       type: 'openai',
       defaultModel: 'gpt-4o',
-      envVar: 'OPENAI_KEY',
+      envVar: 'OPENAI_API_KEY',
       baseUrl: 'http://127.0.0.1:9/v1/',
     });
     expect(created.status).toBe(201);
@@ -30,7 +33,7 @@ describe('providers', () => {
       name: 'OpenAI',
       type: 'openai',
       defaultModel: 'gpt-4o',
-      envVar: 'OPENAI_KEY',
+      envVar: 'OPENAI_API_KEY',
       baseUrl: 'http://127.0.0.1:9/v1',
       created: expect.stringMatching(ISO),
       updated: expect.stringMatching(ISO),
@@ -44,7 +47,7 @@ describe('providers', () => {
     expect(updated.body.data).toMatchObject({
       defaultModel: 'gpt-4o-mini',
       baseUrl: null,
-      envVar: 'OPENAI_KEY',
+      envVar: 'OPENAI_API_KEY',
     });
     expect(
       (await api.post('/providers', { name: 'openai', type: 'mock', defaultModel: 'm' })).status,
@@ -63,19 +66,25 @@ describe('providers', () => {
     ],
     [
       { name: 'a', type: 'openai', defaultModel: 'gpt-4o', envVar: 'lower' },
-      'envVar must match ^[A-Z][A-Z0-9_]*$',
+      'envVar must be one of OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, or start with INFERENCE_KEY_ (e.g. INFERENCE_KEY_VLLM), got lower',
     ],
     [
       { name: 'a', type: 'openai', defaultModel: 'gpt-4o', envVar: 'SESSION_SECRET' },
-      'must not name a platform secret',
+      'envVar must be one of',
     ],
     [
       { name: 'a', type: 'openai', defaultModel: 'gpt-4o', envVar: 'OIDC_CLIENT_SECRET' },
-      'must not name a platform secret',
+      'envVar must be one of',
     ],
     [
-      { name: 'a', type: 'openai', defaultModel: 'gpt-4o', envVar: 'K', baseUrl: 'ftp://x' },
-      'baseUrl must be an absolute http(s) URL',
+      {
+        name: 'a',
+        type: 'openai',
+        defaultModel: 'gpt-4o',
+        envVar: 'OPENAI_API_KEY',
+        baseUrl: 'ftp://x',
+      },
+      'baseUrl "ftp://x" must be http(s)',
     ],
     [{ name: 'a', type: 'cohere', defaultModel: 'x' }, 'type'],
     [{ name: 'a', type: 'mock', defaultModel: 'x', apiKey: 'sk' }, 'unknown field'],
@@ -151,12 +160,12 @@ describe('calls on the mock provider and routing', () => {
       name: 'oa',
       type: 'openai',
       defaultModel: 'gpt-4o',
-      envVar: 'UNSET_KEY',
+      envVar: 'INFERENCE_KEY_UNSET',
     });
     const res = await api.post('/chat', { model: 'gpt-4o', messages: user });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(
-      'Provider oa needs its API key in the environment variable UNSET_KEY, which is not set',
+      'Provider oa needs its API key in the environment variable INFERENCE_KEY_UNSET, which is not set',
     );
   });
 

@@ -75,14 +75,21 @@ const modelLists: Handler = (req, res) => {
 describe('POST /models/sync', () => {
   it("reads each provider's model-list endpoint, following its pages, and reports failures per provider", async () => {
     fake = await fakeProvider(modelLists);
-    gw = await gateway({ K_ANT: 'ant', K_GEM: 'gem', K_OAI: 'oai', K_OR: 'or', K_BAD: 'bad' });
+    gw = await gateway({
+      INFERENCE_BASE_URLS: fake.url,
+      INFERENCE_KEY_ANT: 'ant',
+      INFERENCE_KEY_GEM: 'gem',
+      INFERENCE_KEY_OAI: 'oai',
+      INFERENCE_KEY_OR: 'or',
+      INFERENCE_KEY_BAD: 'bad',
+    });
     const add = (name: string, type: string, envVar: string) =>
       gw.call('POST', '/providers', { name, type, defaultModel: 'm', envVar, baseUrl: fake.url });
-    await add('ant', 'anthropic', 'K_ANT');
-    await add('gem', 'google', 'K_GEM');
-    await add('oai', 'openai', 'K_OAI');
-    await add('or', 'openrouter', 'K_OR');
-    await add('bad', 'openai-compatible', 'K_BAD');
+    await add('ant', 'anthropic', 'INFERENCE_KEY_ANT');
+    await add('gem', 'google', 'INFERENCE_KEY_GEM');
+    await add('oai', 'openai', 'INFERENCE_KEY_OAI');
+    await add('or', 'openrouter', 'INFERENCE_KEY_OR');
+    await add('bad', 'openai-compatible', 'INFERENCE_KEY_BAD');
     const res = await gw.call('POST', '/models/sync', {});
     expect(res.body.data).toEqual([
       { provider: 'mock', models: 4, added: 4, error: null },

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { newId } from '@platform/core';
+import { ApiError, newId } from '@platform/core';
 import { CallFailure, classify, timedOut } from './failures.js';
 import { estimateTokens } from './mock.js';
 import { costMicros } from './prices.js';
@@ -117,7 +117,8 @@ export interface Finished {
 /**
  * Runs `run` on each route in order (the model, then its fallbacks), up to `maxAttempts` times
  * each while the failure is transient (429, 5xx, overloaded), waiting Retry-After or a doubling
- * pause; `run` must not have sent anything to the client when it throws.
+ * pause; `run` must not have sent anything to the client when it throws. An ApiError thrown by
+ * `run` is the platform's own refusal: it passes through unchanged, with no retry nor fallback.
  */
 export async function withRetries<T>(
   call: Call,
@@ -134,6 +135,8 @@ export async function withRetries<T>(
         return await run(route);
       } catch (error) {
         if (call.signal.aborted) throw call.abortFailure();
+        // Our own refusal (e.g. a capability the provider lacks): as it is, never retried.
+        if (error instanceof ApiError) throw error;
         last = classify(error, route.provider);
         if (!last.retryable || attempt === maxAttempts) break;
         const pause = last.retryAfterMs ?? 250 * 2 ** (attempt - 1);

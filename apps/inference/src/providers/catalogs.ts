@@ -35,7 +35,17 @@ export async function fetchModelIds(
         'BAD_GATEWAY',
         `Provider ${provider.name} answered ${res.status} to its model list`,
       );
-    const body = (await res.json()) as ModelList;
+    let body: ModelList;
+    try {
+      body = ((await res.json()) ?? {}) as ModelList;
+    } catch {
+      // Never the text itself: it could be any host's answer.
+      throw new CallFailure(
+        502,
+        'BAD_GATEWAY',
+        `Provider ${provider.name} answered its model list with something other than JSON`,
+      );
+    }
     if (provider.type === 'google') {
       ids.push(...(body.models ?? []).map((m) => m.name?.replace(/^models\//, '')));
       cursor = body.nextPageToken || undefined;

@@ -2,6 +2,28 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { InferenceDb } from '../database.js';
 import { insertRequests, type NewRequest } from '../repositories/requests.js';
 
+interface Unwritten {
+  error: unknown;
+  left: NewRequest[];
+}
+
+/** A failure caused by the values written, not by the database's state (SQLSTATE 22xxx, 23xxx). */
+function refusedValue(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
+
+/** PostgreSQL text cannot hold U+0000: it is taken out of every text column. */
+function withoutNul(row: NewRequest): NewRequest {
+  let clean: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(row))
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      clean ??= { ...row };
+      clean[key] = value.replaceAll('\u0000', '');
+    }
+  return (clean as NewRequest | undefined) ?? row;
+}
+
 /** Rows written per statement. */
 const BATCH = 500;
 /** How long a row waits for others to share its statement (unless a batch is full first). */
@@ -32,7 +54,7 @@ export class RequestLog {
   ) {}
 
   add(row: NewRequest) {
-    this.pending.push(row);
+    this.pending.push(withoutNul(row));
     if (this.pending.length > MAX_PENDING) this.drop(this.pending.splice(0, BATCH), 'overflow');
     if (!this.failures) this.schedule(this.delay());
   }
@@ -74,13 +96,14 @@ export class RequestLog {
 
   private write(): Promise<void> {
     const rows = this.pending.splice(0, BATCH);
-    const done = insertRequests(this.db, rows).then(
+    const done = this.insert(rows).then(
       () => {
         this.failures = 0;
       },
-      (error: unknown) => {
+      ({ error, left }: Unwritten) => {
         this.failures++;
-        this.pending.unshift(...rows);
+        this.pending.unshift(...left);
+        const rows = left;
         const retryMs = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (this.failures - 1));
         this.log.error(
           { err: error, rows: rows.length, ids: rows.map((r) => r.id), retryMs },
@@ -95,6 +118,31 @@ export class RequestLog {
     });
     this.writing = writing;
     return writing;
+  }
+
+  /**
+   * The rows in one statement; when the database refuses a value (SQLSTATE class 22 data
+   * exception or 23 integrity violation), one at a time: a row it refuses alone is logged in full
+   * and dropped, so that it cannot hold the others back forever. Any other failure (the database
+   * away, the table missing) rejects with the rows left, all kept for the next try.
+   */
+  private async insert(rows: NewRequest[]): Promise<void> {
+    try {
+      return await insertRequests(this.db, rows);
+    } catch (error) {
+      if (!refusedValue(error)) throw { error, left: rows } satisfies Unwritten;
+    }
+    for (const [i, row] of rows.entries()) {
+      try {
+        await insertRequests(this.db, [row]);
+      } catch (error) {
+        if (!refusedValue(error)) throw { error, left: rows.slice(i) } satisfies Unwritten;
+        this.log.error(
+          { err: error, row },
+          'inference: the database refused a request log row; dropped (the row follows)',
+        );
+      }
+    }
   }
 
   private drop(rows: NewRequest[], why: 'closed' | 'overflow') {

@@ -1,5 +1,6 @@
 import { badRequest, notFound } from '@platform/core';
 import type { ProviderRow } from '../database.js';
+import { checkModelName } from './credentials.js';
 import type { ProviderRegistry } from './registry.js';
 
 export interface Route {
@@ -26,17 +27,21 @@ function typeOf(model: string): string | undefined {
 
 /**
  * The provider and model of a call: `providerId` (id or name) when given, with its default model
- * when no model is named; else chosen from the model name.
+ * when no model is named (absent or ''); else chosen from the model name. A model name with a
+ * control character is a 400.
  */
 export async function resolveRoute(
   providers: ProviderRegistry,
   model: string | undefined,
   providerId: string | undefined,
+  field = 'model',
 ): Promise<Route> {
+  if (model) checkModelName(field, model);
   if (providerId !== undefined) {
     const provider = await providers.byIdOrName(providerId);
     if (!provider) throw notFound('Provider', providerId);
-    const chosen = model ?? provider.default_model;
+    const chosen = model || provider.default_model;
+    if (!chosen) throw badRequest('model is required');
     return { provider, model: chosen, requested: chosen };
   }
   if (model === undefined || model === '') throw badRequest('model is required');

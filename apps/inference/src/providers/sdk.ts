@@ -7,22 +7,31 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { EmbeddingModel, ImageModel, TranscriptionModel } from 'ai';
 import { badRequest } from '@platform/core';
 import type { ProviderRow } from '../database.js';
+import { DEFAULT_BASE_URLS } from './credentials.js';
 import { providerFetch as fetch } from './http-fetch.js';
 import { mockLanguageModel } from './mock.js';
-
-/** Each type's public API, when the provider names no baseUrl. */
-export const DEFAULT_BASE_URLS: Record<string, string> = {
-  anthropic: 'https://api.anthropic.com/v1',
-  openai: 'https://api.openai.com/v1',
-  google: 'https://generativelanguage.googleapis.com/v1beta',
-  openrouter: 'https://openrouter.ai/api/v1',
-};
 
 export const baseUrlOf = (provider: ProviderRow) =>
   provider.base_url ?? DEFAULT_BASE_URLS[provider.type] ?? '';
 
 const unsupported = (provider: ProviderRow, what: string) =>
   badRequest(`Provider ${provider.name} (type ${provider.type}) does not offer ${what}`);
+
+/** The provider types that offer each kind of call besides chat (mock offers all). */
+const OFFERED: Record<string, { types: string[]; what: string }> = {
+  embed: {
+    types: ['openai', 'openai-compatible', 'google', 'openrouter', 'mock'],
+    what: 'embeddings',
+  },
+  image: { types: ['openai', 'openai-compatible', 'google', 'mock'], what: 'image generation' },
+  transcribe: { types: ['openai', 'mock'], what: 'transcription' },
+};
+
+/** 400 before anything is called (nor logged) when the provider does not offer `kind`. */
+export function checkOffers(provider: ProviderRow, kind: string) {
+  const offered = OFFERED[kind];
+  if (offered && !offered.types.includes(provider.type)) throw unsupported(provider, offered.what);
+}
 
 /** The AI SDK provider of a row, configured with its base URL and key (cached per key and URL). */
 function sdk(provider: ProviderRow, apiKey: string) {

@@ -56,8 +56,8 @@ export const chatRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = asy
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, body);
-      const call = startCall(shared, config, request, 'chat');
+      const { routes, keyOf } = await prepare(shared, config, 'chat', body);
+      const call = startCall(shared, config, request, reply, 'chat');
       const input = JSON.stringify(body.messages);
       try {
         const result = await withRetries(call, routes, config.maxAttempts, (route) =>
@@ -99,8 +99,8 @@ export const chatRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = asy
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, body);
-      const call = startCall(shared, config, request, 'stream');
+      const { routes, keyOf } = await prepare(shared, config, 'stream', body);
+      const call = startCall(shared, config, request, reply, 'stream');
       return streamChat(call, request, reply, body, config.maxAttempts, routes, async (route) => {
         const model = languageModel(route.provider, keyOf(route), route.model);
         return (await model.doStream(modelOptions(call, body))).stream;

@@ -1,11 +1,12 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InferenceConfig } from '../config.js';
 import type { InferenceDb } from '../database.js';
 import { Call, type CallKind } from '../providers/call.js';
-import { readKey } from '../providers/credentials.js';
+import { allowedBaseUrl, readKey } from '../providers/credentials.js';
 import { ProviderRegistry } from '../providers/registry.js';
 import { RequestLog } from '../providers/request-log.js';
 import { resolveRoute, type Route } from '../providers/routing.js';
+import { checkOffers } from '../providers/sdk.js';
 
 /** What the routes of one mounted instance share: the providers in memory, the log's writer. */
 export interface Shared {
@@ -40,24 +41,46 @@ export function callingApp(request: FastifyRequest): string | null {
   return typeof header === 'string' && header ? header.slice(0, 100) : null;
 }
 
-/** The routes of a call (model, then fallbacks) with their keys, all checked before anything runs. */
+/**
+ * The routes of a call (model, then fallbacks) with their keys, all checked before anything runs
+ * (nothing is called nor logged when one fails): the provider offers `kind`, its base URL is
+ * allowed (checked before its key is read), its key is set.
+ */
 export async function prepare(
   { providers }: Shared,
   config: InferenceConfig,
+  kind: CallKind,
   body: { model?: string; providerId?: string; fallbacks?: string[] },
 ) {
   const routes: Route[] = [await resolveRoute(providers, body.model, body.providerId)];
   for (const model of body.fallbacks ?? [])
-    routes.push(await resolveRoute(providers, model, undefined));
-  const keys = new Map(routes.map((r) => [r.provider.id, readKey(config.env, r.provider)]));
+    routes.push(await resolveRoute(providers, model, undefined, 'fallbacks'));
+  const keys = new Map<string, string>();
+  for (const { provider } of routes) {
+    checkOffers(provider, kind);
+    allowedBaseUrl(config, provider.type, provider.base_url);
+    keys.set(provider.id, readKey(config.env, provider));
+  }
   return { routes, keyOf: (route: Route) => keys.get(route.provider.id)! };
 }
 
+/**
+ * A new call. A client that goes away before the answer was written (the response closes
+ * unfinished) aborts the provider call at once; the call is then logged as aborted.
+ */
 export function startCall(
   { requestLog }: Shared,
   config: InferenceConfig,
   request: FastifyRequest,
+  reply: FastifyReply,
   kind: CallKind,
 ) {
-  return new Call(requestLog, kind, request.id, callingApp(request), config.timeoutMs);
+  const call = new Call(requestLog, kind, request.id, callingApp(request), config.timeoutMs);
+  const res = reply.raw;
+  if (res.closed && !res.writableFinished) call.clientGone();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) call.clientGone();
+    });
+  return call;
 }

@@ -40,8 +40,8 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, body);
-      const call = startCall(shared, config, request, 'embed');
+      const { routes, keyOf } = await prepare(shared, config, 'embed', body);
+      const call = startCall(shared, config, request, reply, 'embed');
       const options = {
         maxRetries: 0,
         abortSignal: call.signal,
@@ -88,8 +88,8 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, body);
-      const call = startCall(shared, config, request, 'image');
+      const { routes, keyOf } = await prepare(shared, config, 'image', body);
+      const call = startCall(shared, config, request, reply, 'image');
       try {
         const images = await withRetries(call, routes, config.maxAttempts, async (route) => {
           if (route.provider.type === 'mock')
@@ -140,8 +140,8 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
             message: `audio exceeds the limit of ${maxBytes} bytes`,
           },
         });
-      const { routes, keyOf } = await prepare(shared, config, body);
-      const call = startCall(shared, config, request, 'transcribe');
+      const { routes, keyOf } = await prepare(shared, config, 'transcribe', body);
+      const call = startCall(shared, config, request, reply, 'transcribe');
       try {
         const result = await withRetries(call, routes, config.maxAttempts, async (route) => {
           if (route.provider.type === 'mock')

@@ -2,7 +2,7 @@ import { ApiError, ok, PagedQuery, responses, Type, type ServiceRoutes } from '@
 import type { InferenceConfig } from '../config.js';
 import type { InferenceDatabase } from '../database.js';
 import { fetchModelIds } from '../providers/catalogs.js';
-import { readKey } from '../providers/credentials.js';
+import { allowedBaseUrl, readKey } from '../providers/credentials.js';
 import { classify } from '../providers/failures.js';
 import { listModels, replaceModels } from '../repositories/models.js';
 import { findProvider, listProviders } from '../repositories/providers.js';
@@ -75,6 +75,7 @@ export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
       const results = [];
       for (const provider of providers) {
         try {
+          allowedBaseUrl(config, provider.type, provider.base_url);
           const ids = await fetchModelIds(
             provider,
             readKey(config.env, provider),
@@ -88,7 +89,7 @@ export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
             provider: provider.name,
             models: 0,
             added: 0,
-            error: (error as Error).message,
+            error: classifyForSync(error, provider).message,
           });
         }
       }

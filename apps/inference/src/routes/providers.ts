@@ -28,7 +28,7 @@ import {
   ProviderUpdateSchema,
   type Provider,
 } from '../schemas/providers.js';
-import { checkBaseUrl, checkEnvVar } from '../providers/credentials.js';
+import { allowedBaseUrl, checkEnvVar, checkModelName } from '../providers/credentials.js';
 import { sharedOf } from './context.js';
 
 const toProvider = (row: ProviderRow): Provider => ({
@@ -41,17 +41,28 @@ const toProvider = (row: ProviderRow): Provider => ({
   ...stamps(row.created_at, row.updated_at),
 });
 
-/** A provider other than mock needs the variable of its key. */
-function checkFields(type: string, envVar: string | null, baseUrl: string | null) {
+/**
+ * A provider other than mock needs the variable of its key (a provider key's name) and a base URL
+ * its key may be sent to. Answers the base URL to store: normalised, or null for the official API.
+ */
+function checkFields(
+  config: InferenceConfig,
+  type: string,
+  envVar: string | null,
+  baseUrl: string | null,
+  defaultModel: string | undefined,
+): string | null {
+  if (defaultModel !== undefined) checkModelName('defaultModel', defaultModel);
   if (type !== 'mock' && !envVar)
     throw badRequest(`envVar is required for a provider of type ${type}`);
   if (envVar) checkEnvVar(envVar);
-  if (baseUrl) checkBaseUrl(baseUrl);
+  const allowed = allowedBaseUrl(config, type, baseUrl);
+  return baseUrl ? allowed : null;
 }
 
 export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
   app,
-  { db },
+  { db, config },
 ) => {
   const { providers } = sharedOf(db, app);
   /** After a write: this instance forgets its copy, the others hear of it. */
@@ -78,14 +89,15 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
       schema: {
         operationId: 'createProvider',
         summary: 'Create a provider',
-        description: '409 CONFLICT when the name is taken in any case.',
+        description:
+          "409 CONFLICT when the name is taken in any case. 400 when envVar is not a provider key's name (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, INFERENCE_KEY_*) or baseUrl is neither the type's official API nor listed in INFERENCE_BASE_URLS.",
         body: ProviderInputSchema,
         response: responses({ 201: ProviderSchema }),
       },
     },
     async (request, reply) => {
       const { name, type, defaultModel, envVar = null, baseUrl = null } = request.body;
-      checkFields(type, envVar, baseUrl);
+      const base = checkFields(config, type, envVar, baseUrl, defaultModel);
       const row = await orConflict(
         () =>
           insertProvider(db, {
@@ -94,7 +106,7 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
             type,
             default_model: defaultModel,
             env_var: envVar,
-            base_url: baseUrl?.replace(/\/+$/, '') ?? null,
+            base_url: base,
           }),
         nameTaken('Provider', name),
       );
@@ -135,7 +147,8 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
       const type = body.type ?? current.type;
       const envVar = body.envVar === undefined ? current.env_var : body.envVar;
       const baseUrl = body.baseUrl === undefined ? current.base_url : body.baseUrl;
-      checkFields(type, envVar, baseUrl);
+      // The merged provider is checked: a type or list change may make its base URL refused.
+      const base = checkFields(config, type, envVar, baseUrl, body.defaultModel);
       const row = await orConflict(
         () =>
           updateProvider(db, current.id, {
@@ -143,8 +156,7 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
             type: body.type,
             default_model: body.defaultModel,
             env_var: body.envVar,
-            base_url:
-              body.baseUrl === undefined ? undefined : (body.baseUrl?.replace(/\/+$/, '') ?? null),
+            base_url: body.baseUrl === undefined ? undefined : base,
           }),
         nameTaken('Provider', body.name ?? current.name),
       );

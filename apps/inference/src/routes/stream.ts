@@ -32,10 +32,8 @@ export async function streamChat(
   open: (route: Route) => Promise<ReadableStream<Part>>,
 ) {
   const input = JSON.stringify(body.messages);
+  // The client leaving aborts the call: see startCall.
   const res = reply.raw;
-  res.on('close', () => {
-    if (!res.writableFinished) call.clientGone();
-  });
   let started: { parts: ReadableStreamDefaultReader<Part>; part: Part };
   try {
     started = await withRetries(call, routes, maxAttempts, async (route) => {

@@ -12,9 +12,9 @@ export interface operations {
                 "application/json": {
                     /** @description The provider (id or name) */
                     providerId: string;
-                    /** @description Owner (user or organisation): letters, digits, '.', '_' and '-' */
+                    /** @description Owner (user or organisation): letters, digits, '.', '_' and '-', not only dots (local: not starting with '.', no '..') */
                     owner: string;
-                    /** @description Repository name: letters, digits, '.', '_' and '-' */
+                    /** @description Repository name: letters, digits, '.', '_' and '-', not only dots (local: not starting with '.', no '..') */
                     repoName: string;
                     /** @description Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones */
                     user?: string;

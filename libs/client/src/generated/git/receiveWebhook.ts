@@ -22,7 +22,7 @@ export interface operations {
                             id: string;
                             deliveryId: string;
                             event: string;
-                            /** @description true when this delivery id was received before */
+                            /** @description true when this delivery id, or this exact body, was received before */
                             duplicate: boolean;
                         };
                     };
@@ -41,7 +41,7 @@ export interface operations {
                             id: string;
                             deliveryId: string;
                             event: string;
-                            /** @description true when this delivery id was received before */
+                            /** @description true when this delivery id, or this exact body, was received before */
                             duplicate: boolean;
                         };
                     };

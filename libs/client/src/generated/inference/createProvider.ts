@@ -24,12 +24,12 @@ export interface operations {
                     defaultModel: string;
                     /**
                      * envVar
-                     * @description Name of the environment variable holding the API key (^[A-Z][A-Z0-9_]*$, not a platform secret); read at call time, never stored
+                     * @description Name of the environment variable holding the API key: OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, or INFERENCE_KEY_<NAME>; read at call time, never stored
                      */
                     envVar?: string | null;
                     /**
                      * baseUrl
-                     * @description http(s) base URL of the provider's API; default: its public API
+                     * @description Base URL of the provider's API: its type's official API (the default) or one listed in INFERENCE_BASE_URLS; required for openai-compatible
                      */
                     baseUrl?: string | null;
                 };
