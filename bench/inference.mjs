@@ -1,7 +1,8 @@
-// Inference (issue 16): what the inference service adds to a chat, streamed or not. A fake OpenAI-compatible
-// provider in this process answers at once; each scenario is timed one request at a time (latency,
-// not throughput), directly and through the inference service, in one run. TTFT: time from the
-// request to the first streamed chunk of text.
+// Inference (issue 16): what the inference service, and the gateway in front of it, add to a
+// chat, streamed or not. A fake OpenAI-compatible provider in this process answers at once; each
+// scenario is timed one request at a time (latency, not throughput), directly, through the
+// standalone inference service and through the gateway, in one run. TTFT: time from the request
+// to the first streamed chunk of text.
 import { createServer } from 'node:http';
 import { databaseUrl, rows, start } from './lib.mjs';
 
@@ -89,6 +90,14 @@ export async function inference() {
     LOG_LEVEL: 'warn',
   });
   const base = `${service.url}/api/v1/inference`;
+  // The platform on one port: the inference service mounted in-process by the gateway.
+  const gateway = await start('apps/gateway/dist/main.js', {
+    DATABASE_URL: databaseUrl,
+    INFERENCE_KEY_BENCH: 'bench-key',
+    INFERENCE_BASE_URLS: fake.url,
+    LOG_LEVEL: 'warn',
+  });
+  const platform = `${gateway.url}/api/v1/inference`;
   try {
     const name = `bench-${Date.now().toString(36)}`;
     const created = await fetch(`${base}/providers`, {
@@ -126,6 +135,7 @@ export async function inference() {
       'total',
       chat,
     );
+    await series('POST /chat through the gateway', `${platform}/chat`, viaGateway, 'total', chat);
     const ttft = await series(
       'stream TTFT, provider called directly',
       `${fake.url}/chat/completions`,
@@ -135,6 +145,13 @@ export async function inference() {
     await series(
       'POST /chat/stream TTFT through the inference service',
       `${base}/chat/stream`,
+      viaGateway,
+      'ttft',
+      ttft,
+    );
+    await series(
+      'POST /chat/stream TTFT through the gateway',
+      `${platform}/chat/stream`,
       viaGateway,
       'ttft',
       ttft,
