@@ -4,7 +4,7 @@ import { authSettings, buildServiceApp, loggerOptions, signIdentity } from '@pla
 import { migrateSchema, sql } from '@platform/db';
 import { testDatabase } from '@platform/testing';
 import { communication } from '../src/index';
-import { isPrivateAddress } from '../src/providers/destination';
+import { isPrivateAddress } from '@platform/core';
 import {
   AUTH_ENV,
   FAST_ENV,

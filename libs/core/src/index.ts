@@ -14,9 +14,11 @@ export {
 } from './app.js';
 export { schemaErrorFormatter } from './validation.js';
 export * from './service.js';
+export * from './openapi.js';
 export * from './standalone.js';
 export * from './jobs/index.js';
 export * from './records.js';
+export * from './destination.js';
 export { Type, type Static, type TObject, type TSchema } from 'typebox';
 export type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 export * from './auth/index.js';

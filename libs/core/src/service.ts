@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import swagger, { type SwaggerTransform } from '@fastify/swagger';
-import { Type, type TObject } from 'typebox';
+import swagger from '@fastify/swagger';
+import { Type } from 'typebox';
 import type { PlatformClient } from '@platform/client';
 import type { Kysely, Migrations, PlatformDatabase } from '@platform/db';
 import { createApp, type App, type AppOptions } from './app.js';
@@ -21,6 +21,7 @@ import type { Env } from './config.js';
 import { serviceUnavailable } from './errors.js';
 import { JobQueue, runPeriodically, type JobQueueOptions, type PeriodicJob } from './jobs/index.js';
 import { ok, responses } from './schemas.js';
+import { openApiInfo } from './openapi.js';
 
 /** One environment variable, as the README documents it. */
 export interface Variable {
@@ -274,35 +275,6 @@ export function defineService<DB, Config = undefined>(
     resolver: authenticate && ((database) => authenticate(database.schema<DB>(name), database)),
   };
 }
-
-export const openApiInfo = (title: string, version: string) => ({
-  openapi: { openapi: '3.0.3', info: { title, version } },
-  transform: namedWildcards,
-});
-
-/**
- * A route ending in a wildcard (`/files/*`: a path with its slashes) is documented with a named
- * parameter, `{path}`, rather than `{*}`, which clients cannot name: the same URL either way.
- */
-export const namedWildcards: SwaggerTransform = ({ schema, url }) => {
-  const params = schema?.params as TObject | undefined;
-  const wildcard = params?.properties?.['*'];
-  if (!url.endsWith('/*') || !params || !wildcard) return { schema, url };
-  const { '*': _, ...others } = params.properties;
-  return {
-    url: `${url.slice(0, -1)}:path`,
-    schema: {
-      ...schema,
-      params: Type.Object({
-        ...others,
-        path: Type.String({
-          ...wildcard,
-          description: 'The rest of the path, slashes included',
-        }),
-      }),
-    },
-  };
-};
 
 /**
  * One service on its own Fastify instance, under its usual prefix: the standalone server, the

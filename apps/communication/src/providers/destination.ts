@@ -1,101 +1,37 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import {
+  checkedAddresses as checked,
+  guardedLookup as guarded,
+  PrivateTargetError,
+  UnresolvedTargetError,
+  type TargetPolicy,
+} from '@platform/core';
 import { permanent, transient } from './errors.js';
 
-// Destinations a caller chose (webhook and Slack URLs, SMTP hosts) must not reach the service's
-// own network: an address that is loopback, private, link-local, unspecified (or otherwise not
-// routable on the internet) is refused unless COMMUNICATION_ALLOW_PRIVATE_TARGETS=true. The check
-// is made on every address a name resolves to, and again at connection time (DNS rebinding).
-
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // unspecified, "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local (cloud metadata)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64 of any IPv4 address
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-
-/** Whether an IP address is loopback, private, link-local, unspecified or otherwise internal. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family === 6) return BLOCKED.check(address, 'ipv6');
-  return true; // not an address: refuse
-}
-
-const refusal = (host: string) =>
-  `${host} is a loopback, private, link-local or unspecified address, refused (COMMUNICATION_ALLOW_PRIVATE_TARGETS is not true)`;
-
-const lookupAll = (host: string) =>
-  new Promise<LookupAddress[]>((resolve, reject) =>
-    dnsLookup(host, { all: true }, (error, addresses) =>
-      error ? reject(error) : resolve(addresses),
-    ),
-  );
+const policy = (allowPrivate: boolean): TargetPolicy => ({
+  allowPrivate,
+  setting: 'COMMUNICATION_ALLOW_PRIVATE_TARGETS',
+});
 
 /**
- * The addresses `host` resolves to, every one of them checked (an IP literal is its own address).
- * A refused address fails the delivery permanently; a name that does not resolve, transiently.
+ * The addresses `host` resolves to (libs/core's private-address guard): a refused address fails
+ * the delivery permanently; a name that does not resolve, transiently.
  */
 export async function checkedAddresses(
   host: string,
   allowPrivate: boolean,
   what: string,
 ): Promise<LookupAddress[]> {
-  const bare = host.replace(/^\[(.*)\]$/, '$1');
-  let addresses: LookupAddress[];
-  if (isIP(bare)) addresses = [{ address: bare, family: isIP(bare) }];
-  else {
-    try {
-      addresses = await lookupAll(bare);
-    } catch (error) {
-      const code = (error as { code?: string }).code ?? 'lookup failed';
-      throw transient(`${what} ${host} could not be resolved (${code})`);
-    }
+  try {
+    return await checked(host, policy(allowPrivate), what);
+  } catch (error) {
+    if (error instanceof PrivateTargetError) throw permanent(error.message);
+    if (error instanceof UnresolvedTargetError) throw transient(error.message);
+    throw error;
   }
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
-    throw permanent(`${what} ${refusal(host)}`);
-  return addresses;
 }
 
-/**
- * A `lookup` for net/tls connections (undici's connect options) that refuses private addresses:
- * the check again at connection time, so a name cannot resolve to a public address when checked
- * and to a private one when connected (DNS rebinding).
- */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 4);
-      if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
-        return callback(
-          Object.assign(new Error(refusal(hostname)), { code: 'EPRIVATEADDRESS' }),
-          '',
-          4,
-        );
-      if ((options as { all?: boolean }).all)
-        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    });
-  };
-}
+/** The same check at connection time (DNS rebinding). */
+export const guardedLookup = (allowPrivate: boolean): LookupFunction =>
+  guarded(policy(allowPrivate));

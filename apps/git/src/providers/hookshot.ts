@@ -1,7 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { JobFailure } from '@platform/core';
-import { checkedAddresses, guardedLookup, PrivateTargetError, refusal } from './destination.js';
+import {
+  checkedAddresses,
+  guardedLookup,
+  JobFailure,
+  PrivateTargetError,
+  refusal,
+} from '@platform/core';
+import { targetPolicy } from './destination.js';
 
 /**
  * POSTs one webhook delivery: the target's addresses checked first (GIT_ALLOW_PRIVATE_TARGETS),
@@ -17,8 +23,9 @@ export async function postDelivery(
   options: { timeoutMs: number; signal: AbortSignal; allowPrivate: boolean },
 ): Promise<number> {
   const url = new URL(target);
+  const policy = targetPolicy(options.allowPrivate);
   try {
-    await checkedAddresses(url.hostname, options.allowPrivate, 'The webhook target');
+    await checkedAddresses(url.hostname, policy, 'The webhook target');
   } catch (error) {
     if (error instanceof PrivateTargetError) throw new JobFailure(error.message);
     throw error;
@@ -31,7 +38,7 @@ export async function postDelivery(
       {
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup: guardedLookup(options.allowPrivate),
+        lookup: guardedLookup(policy),
         signal,
       },
       (res) => {
@@ -41,7 +48,7 @@ export async function postDelivery(
     );
     req.on('error', (error: Error & { code?: string }) => {
       if (error.code === 'EPRIVATEADDRESS')
-        reject(new JobFailure(`The webhook target ${refusal(url.host)}`));
+        reject(new JobFailure(`The webhook target ${refusal(url.host, policy)}`));
       else if (signal.aborted) reject(new Error(`${url.host} did not answer in time`));
       else reject(new Error(`${url.host} could not be reached (${error.code ?? error.message})`));
     });

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import {
   ApiError,
   badRequest,
+  checkedAddresses,
   newId,
   ok,
   orConflict,
+  PrivateTargetError,
   responses,
   stamps,
   Type,
@@ -14,7 +16,7 @@ import { gitAccess } from '../access.js';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase, WebhookEventRow, WebhookRow } from '../database.js';
 import { localWebhooks } from '../notify.js';
-import { checkedAddresses, PrivateTargetError } from '../providers/destination.js';
+import { targetPolicy } from '../providers/destination.js';
 import { findRepository } from '../repositories/repos.js';
 import {
   deleteWebhook,
@@ -110,11 +112,13 @@ export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
       }
       // The platform itself calls this URL: not its own network, unless GIT_ALLOW_PRIVATE_TARGETS.
       // A name that does not resolve yet is accepted: each delivery checks again.
-      await checkedAddresses(new URL(url).hostname, config.allowPrivateTargets, 'url').catch(
-        (error: unknown) => {
-          if (error instanceof PrivateTargetError) throw badRequest(error.message);
-        },
-      );
+      await checkedAddresses(
+        new URL(url).hostname,
+        targetPolicy(config.allowPrivateTargets),
+        'url',
+      ).catch((error: unknown) => {
+        if (error instanceof PrivateTargetError) throw badRequest(error.message);
+      });
       const plain = secret ?? randomBytes(24).toString('hex');
       const row = await orConflict(
         () => insertWebhook(db, { ...base, provider_hook_id: null, secret: hooks.seal(plain) }),
