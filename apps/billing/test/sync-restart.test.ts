@@ -182,13 +182,20 @@ describe('a restarted service', () => {
 
   /** Leaves the sync's rows as a process that died during its first run leaves them. */
   async function orphan(id: string, syncFinished: boolean) {
-    await sql`update billing.jobs set status = 'running', locked_by = 'dead', attempts = 1,
-      lease_until = now() - interval '1 second', result = null
-      where payload->>'syncJobId' = ${id}`.execute(tables());
-    if (syncFinished) return;
-    await sql`delete from billing.items`.execute(tables());
-    await sql`update billing.sync_jobs set status = 'running', completed_at = null,
-      items_created = 0 where id = ${id}`.execute(tables());
+    // One transaction: the runner polls every 20 ms and must not claim the job between these
+    // statements (it would see the sync still completed and leave it alone).
+    await tables()
+      .transaction()
+      .execute(async (tx) => {
+        if (!syncFinished) {
+          await sql`delete from billing.items`.execute(tx);
+          await sql`update billing.sync_jobs set status = 'running', completed_at = null,
+            items_created = 0 where id = ${id}`.execute(tx);
+        }
+        await sql`update billing.jobs set status = 'running', locked_by = 'dead', attempts = 1,
+          lease_until = now() - interval '1 second', result = null
+          where payload->>'syncJobId' = ${id}`.execute(tx);
+      });
   }
   const durableJob = async (id: string) =>
     (
