@@ -1,8 +1,10 @@
 import { envInt, type Env, type Variable } from '@platform/core';
+import { BACKEND_VARIABLES, backendConfig } from './backends/config.js';
+import { WORKFLOW_VARIABLES, workflowConfig } from './workflows/config.js';
 
 const MIB = 1024 * 1024;
 
-export const STAGE_VARIABLES: readonly Variable[] = [
+const SESSION_VARIABLES: readonly Variable[] = [
   {
     name: 'STAGE_MAX_FILE_BYTES',
     default: '1048576',
@@ -27,6 +29,12 @@ export const STAGE_VARIABLES: readonly Variable[] = [
   },
 ];
 
+export const STAGE_VARIABLES: readonly Variable[] = [
+  ...SESSION_VARIABLES,
+  ...WORKFLOW_VARIABLES,
+  ...BACKEND_VARIABLES,
+];
+
 export function stageConfig(env: Env) {
   const maxSessionBytes = envInt(env, 'STAGE_MAX_SESSION_BYTES', 32 * MIB, {
     min: 1024,
@@ -37,6 +45,8 @@ export function stageConfig(env: Env) {
     maxFiles: envInt(env, 'STAGE_MAX_FILES', 1000, { min: 1, max: 100_000 }),
     maxSessionBytes,
     retentionDays: envInt(env, 'STAGE_SESSION_RETENTION_DAYS', 30, { min: 0, max: 36_500 }),
+    workflows: workflowConfig(env),
+    backends: backendConfig(env),
   };
 }
 

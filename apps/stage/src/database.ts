@@ -1,7 +1,9 @@
 import type { Generated, Kysely, Selectable, Transaction } from '@platform/db';
+import type { BackendTables } from './backends/tables.js';
+import type { WorkflowTables } from './workflows/tables.js';
 
 /** The tables of the `stage` schema, as the migrations make them. */
-export interface StageDatabase {
+export interface StageDatabase extends WorkflowTables, BackendTables {
   sessions: SessionsTable;
   blobs: BlobsTable;
   files: FilesTable;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { defineService } from '@platform/core';
 import { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
 import type { StageDatabase } from './database.js';
+import { backendRoutes } from './backends/routes.js';
 import { migrations } from './migrations/index.js';
 import { reclaimSessions } from './repositories/sessions.js';
 import { appRoutes } from './routes/apps.js';
@@ -12,6 +13,7 @@ import { renderRoutes } from './routes/render.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { studioRoutes } from './routes/studio.js';
+import { runHistoryRoutes, runRoutes } from './workflows/routes.js';
 
 export { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
 
@@ -19,7 +21,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The sandbox (spec 2.2, 4.2): sessions of versioned files, esbuild renders served as previews,
- * snapshots and history, published apps, studio sessions, and the `stage:` functions.
+ * snapshots and history, published apps, studio sessions, the `stage:` functions, workflow runs
+ * (src/workflows) and app backends (src/backends).
  */
 export const stage = defineService<StageDatabase, StageConfig>({
   name: 'stage',
@@ -29,11 +32,21 @@ export const stage = defineService<StageDatabase, StageConfig>({
   migrations,
   variables: STAGE_VARIABLES,
   config: stageConfig,
-  routes: [sessionRoutes, fileRoutes, renderRoutes, snapshotRoutes, appRoutes, functionRoutes],
+  routes: [
+    sessionRoutes,
+    fileRoutes,
+    renderRoutes,
+    snapshotRoutes,
+    appRoutes,
+    functionRoutes,
+    runHistoryRoutes,
+  ],
   mounts: [
     { prefix: '/api/v1/studio', routes: [studioRoutes] },
     { prefix: '/preview', routes: [previewRoutes] },
     { prefix: '/app', routes: [appPageRoutes] },
+    { prefix: '/api/v1/run', routes: [runRoutes] },
+    { prefix: '/stage', routes: [backendRoutes] },
   ],
   jobs: ({ db, config }) => [
     {

@@ -47,8 +47,11 @@ export interface ServiceContext<DB = unknown, Config = undefined> {
    * PLATFORM_URL; each call carries this service's signed identity.
    */
   platform: PlatformClient;
-  /** The same client acting for the caller of a request (a signed-in person is named in it). */
-  platformFor(identity: Identity): PlatformClient;
+  /**
+   * The same client acting for the caller of a request (a signed-in person is named in it), with
+   * `headers` added to every request.
+   */
+  platformFor(identity: Identity, headers?: Record<string, string>): PlatformClient;
 }
 
 /** A route plugin of a service: registered under the service's prefix with its context. */
@@ -213,7 +216,7 @@ export function defineService<DB, Config = undefined>(
       jobs: queue,
       auth,
       platform: platformClient(name, platform, auth),
-      platformFor: (identity) => platformClient(name, platform, auth, identity),
+      platformFor: (identity, headers) => platformClient(name, platform, auth, identity, headers),
     };
     const main = async (scope: FastifyInstance) => {
       scope.get(

@@ -1,6 +1,10 @@
 import type { Migrations } from '@platform/db';
 import * as sessions from './2026-11-22-sessions.js';
+import * as workflows from './2026-11-27-workflows.js';
+import * as backends from './2026-11-28-backends.js';
 
 export const migrations: Migrations = {
   '2026-11-22-sessions': sessions,
+  '2026-11-27-workflows': workflows,
+  '2026-11-28-backends': backends,
 };

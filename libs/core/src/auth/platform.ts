@@ -35,18 +35,23 @@ export async function serviceIdentityHeaders(
  * The typed client of every service, as `service` calls them: each request carries a freshly
  * signed identity of that service when authentication is on, naming the person it acts for when
  * `actingFor` is a signed-in user (so that, e.g., the identity service hands out only that
- * person's delegated tokens).
+ * person's delegated tokens). `extraHeaders` go with every request (e.g. `x-stage-app`, which the
+ * inference service honours from the stage service only).
  */
 export function platformClient(
   service: string,
   link: PlatformLink,
   auth: AuthSettings,
   actingFor?: Identity,
+  extraHeaders: Record<string, string> = {},
 ) {
   const user = actingFor?.kind === 'user' ? actingFor.email : undefined;
   const transport: Transport = {
     async send(request) {
-      const headers = await serviceIdentityHeaders(auth, service, user);
+      const headers = {
+        ...extraHeaders,
+        ...(await serviceIdentityHeaders(auth, service, user)),
+      };
       if (link.app) return injectTransport(link.app(), headers).send(request);
       if (link.url) return httpTransport(link.url, { headers }).send(request);
       throw new Error(
