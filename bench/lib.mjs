@@ -64,7 +64,7 @@ export function report() {
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const r of rows) {
     console.log(
-      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.ratio, 2)} | ${r.baseline ?? '(baseline)'} |`,
+      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.ratio, 2)} | ${r.baseline ?? '(baseline)'} |`,
     );
   }
   mkdirSync(join(root, 'bench/results'), { recursive: true });

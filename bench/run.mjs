@@ -4,7 +4,8 @@
 // length (default 10). Groups, one file each: foundation (gateway and pulse), ledger, catalog,
 // palette, billing, reliability (what rate limiting costs), identity (what authentication
 // costs), communication (sends and deliveries), stage (pushes and renders), inference (what
-// the service adds to a chat and to time to first token); all by default, else those named, in the order
+// the service adds to a chat and to time to first token), stage-backends (what an app backend adds
+// to a request, and its first request after a change); all by default, else those named, in the order
 // named. lib.mjs holds the shared machinery: starting servers, measuring, and printing and
 // writing the results.
 import { report, seconds, stopAll } from './lib.mjs';
@@ -18,6 +19,7 @@ import { identity } from './identity.mjs';
 import { communication } from './communication.mjs';
 import { stage } from './stage.mjs';
 import { inference } from './inference.mjs';
+import { stageBackends } from './stage-backends.mjs';
 
 const groups = {
   foundation,
@@ -30,6 +32,7 @@ const groups = {
   communication,
   stage,
   inference,
+  'stage-backends': stageBackends,
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !Object.hasOwn(groups, name));

@@ -4,6 +4,7 @@ import { SCHEMA, type CatalogDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
 import { apiRoutes } from './routes/apis.js';
 import { dependencyRoutes } from './routes/dependencies.js';
+import { importRoutes } from './routes/import.js';
 import { ownerRoutes, systemRoutes } from './routes/groups.js';
 import { searchRoutes } from './routes/search.js';
 import { serviceRoutes } from './routes/services.js';
@@ -15,7 +16,15 @@ export const catalog = defineService<CatalogDatabase>({
   root: join(__dirname, '..'),
   defaultPort: 3104,
   migrations,
-  routes: [serviceRoutes, dependencyRoutes, apiRoutes, systemRoutes, ownerRoutes, searchRoutes],
+  routes: [
+    serviceRoutes,
+    dependencyRoutes,
+    apiRoutes,
+    systemRoutes,
+    ownerRoutes,
+    searchRoutes,
+    importRoutes,
+  ],
 });
 
 export default catalog;

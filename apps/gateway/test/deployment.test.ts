@@ -57,9 +57,11 @@ const standaloneVariables = (service: ServiceManifest) =>
     .map((v) => v.name)
     .sort();
 
-const apps = readdirSync(join(root, 'apps')).filter((dir) =>
-  existsSync(join(root, 'apps', dir, 'src', 'main.ts')),
-);
+/** The apps that run as servers (a `start` script): the gateway and the services, not the CLI. */
+const apps = readdirSync(join(root, 'apps')).filter((dir) => {
+  const manifest = join(root, 'apps', dir, 'package.json');
+  return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).scripts?.start;
+});
 
 describe('docker-compose.yml', () => {
   it('has PostgreSQL and one container per app, each built from its own Dockerfile', () => {

@@ -158,13 +158,34 @@ async function seedStage() {
     return res.json().data;
   };
   const { id } = await post('/sessions', {});
-  await post(`/sessions/${id}/push`, { files: { '/app/main.ts': 'export const a = 1;' } });
+  const workflows = {
+    version: 1,
+    workflows: {
+      sweep: {
+        steps: [
+          { 'sheets.createSpreadsheet': { title: 'sweep' }, as: 'sheet' },
+          { respond: { spreadsheetId: '{{ steps.sheet.spreadsheetId }}' } },
+        ],
+      },
+    },
+  };
+  await post(`/sessions/${id}/push`, {
+    files: {
+      '/app/main.ts': 'export const a = 1;',
+      '/app/platform.workflows.json': JSON.stringify(workflows),
+    },
+  });
   await post(`/sessions/${id}/render`, { entry: '/app/main.ts' });
   const snapshot = await post(`/sessions/${id}/snapshots`, { label: 'sweep' });
-  await post('/apps', { sessionId: id, name: 'sweep' });
+  const app = await post('/apps', { sessionId: id, name: 'sweep' });
+  const run = await gw.app.inject({ method: 'POST', url: `/api/v1/run/${app.sid}/sweep` });
+  if (run.statusCode !== 200) throw new Error(`seeding a workflow run: ${run.body}`);
   for (const { path } of operations)
     if (path.startsWith('/api/v1/stage/sessions/{id}')) ids.set(path, id);
   ids.set('snapshotId', snapshot.id);
+  ids.set('runId', String(run.headers['x-workflow-run']));
+  ids.set('spreadsheetId', run.json().data.spreadsheetId);
+  ids.set('workflowName', 'sweep');
 }
 
 /** Required query parameters, so that a GET reaches its handler. */

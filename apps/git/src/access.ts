@@ -1,12 +1,6 @@
 import { join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  ApiError,
-  badGateway,
-  badRequest,
-  serviceUnavailable,
-  type ServiceContext,
-} from '@platform/core';
+import { ApiError, badRequest, delegatedToken, type ServiceContext } from '@platform/core';
 import { DEFAULT_GITHUB_URL, normaliseBaseUrl, type GitConfig } from './config.js';
 import type { GitDatabase, ProviderRow, RepositoryRow } from './database.js';
 import type { Author } from './providers/backend.js';
@@ -76,17 +70,9 @@ export function localGitdir(
   return gitdir;
 }
 
-const isPlatformError = (error: unknown): error is Error & { status: number; code: string } =>
-  error instanceof Error &&
-  error.name === 'PlatformError' &&
-  typeof (error as { status?: unknown }).status === 'number';
-
 export type Opened =
   | { kind: 'github'; provider: ProviderRow; repo: RepositoryRow; git: GithubBackend }
   | { kind: 'local'; provider: ProviderRow; repo: RepositoryRow; git: LocalBackend };
-
-const connectPath = (passportProvider: string) =>
-  `/api/v1/passport/providers/${encodeURIComponent(passportProvider)}/connect`;
 
 /** How routes reach a repository's provider: GitHub with the user's delegated token, or local. */
 export function gitAccess(ctx: GitContext, app: FastifyInstance) {
@@ -99,47 +85,23 @@ export function gitAccess(ctx: GitContext, app: FastifyInstance) {
   });
 
   /** The `user`'s delegated token for the provider, from the identity service (never the request). */
-  async function delegatedToken(request: FastifyRequest, provider: ProviderRow, user: string) {
+  async function tokenFor(request: FastifyRequest, provider: ProviderRow, user: string) {
     const passportProvider = provider.passport_provider_id as string;
     if (!auth.enabled)
       throw new ApiError(
         'FORBIDDEN',
         `Authentication is off, so there are no delegated tokens: ${provider.name} (github) needs authentication on and ${user} connected through the identity service`,
       );
-    try {
-      const token = await ctx.platformFor(request.identity).passport.getToken({
-        body: { provider: passportProvider, user },
-      });
-      return token.accessToken;
-    } catch (error) {
-      // libs/client's PlatformError (its code, message and status), told apart by its shape.
-      if (!isPlatformError(error))
-        throw serviceUnavailable(
-          `The identity service cannot be reached for ${user}'s token: ${(error as Error).message}`,
-          error,
-        );
-      if (error.status === 404 && /has not connected/.test(error.message))
-        throw new ApiError(
-          'FORBIDDEN',
-          `${user} has not connected ${passportProvider}: sign in as ${user} and open ${connectPath(passportProvider)} to connect it`,
-        );
-      if (error.status === 404)
-        throw badRequest(
-          `Provider ${provider.name}: passportProviderId ${passportProvider} is not a provider of the identity service (${error.message})`,
-        );
-      if (error.status === 409)
-        throw new ApiError(
-          'FORBIDDEN',
-          `${user}'s token for ${passportProvider} cannot be refreshed: connect again at ${connectPath(passportProvider)}`,
-        );
-      if (error.status === 403)
-        throw new ApiError(
-          'FORBIDDEN',
-          `The identity service refused ${user}'s token: ${error.message}`,
-        );
-      if (error.status === 401) throw new ApiError('UNAUTHORIZED', error.message);
-      throw badGateway(`The identity service failed (${error.status}): ${error.message}`, error);
-    }
+    return delegatedToken({
+      provider: passportProvider,
+      user,
+      getToken: () =>
+        ctx.platformFor(request.identity).passport.getToken({
+          body: { provider: passportProvider, user },
+        }),
+      unknownProvider: (message) =>
+        `Provider ${provider.name}: passportProviderId ${passportProvider} is not a provider of the identity service (${message})`,
+    });
   }
 
   /** The provider's backend for a repository given by parts (connecting one) or by its row. */
@@ -161,7 +123,7 @@ export function gitAccess(ctx: GitContext, app: FastifyInstance) {
       );
     // Checked again at every use: GIT_GITHUB_URLS may have lost the URL since it was registered.
     const baseUrl = allowedGithubUrl(config, provider.base_url ?? undefined);
-    const token = await delegatedToken(request, provider, user);
+    const token = await tokenFor(request, provider, user);
     const octokit = octokitFor({
       token,
       baseUrl,

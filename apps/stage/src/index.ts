@@ -46,7 +46,8 @@ export const stage = defineService<StageDatabase, StageConfig>({
     { prefix: '/preview', routes: [previewRoutes] },
     { prefix: '/app', routes: [appPageRoutes] },
     { prefix: '/api/v1/run', routes: [runRoutes] },
-    { prefix: '/stage', routes: [backendRoutes] },
+    // Not all of /stage: /stage/ is the sandbox's web UI.
+    { prefix: '/stage/:appSid/api', routes: [backendRoutes] },
   ],
   jobs: ({ db, config }) => [
     {

@@ -1,6 +1,7 @@
 import { migrateSchema, openDatabase, type PlatformDatabase } from '@platform/db';
 import { envEnum, envInt, envString, envUrl, type Env } from './config.js';
-import { loggerOptions, type App } from './app.js';
+import type { App } from './app.js';
+import { loggerOptions } from './logging.js';
 import { authSettings } from './auth/index.js';
 import { buildServiceApp, type ServiceManifest } from './service.js';
 

@@ -71,8 +71,8 @@ export async function stageFocus(
     skipped = [];
     progress.skippedRows.sort((a, b) => a.row - b.row);
     await reportProgress(db, syncJobId, progress);
-    // PGlite answers in this thread through promises alone: without a turn of the event loop,
-    // requests (a client reading this progress) would wait for the whole file.
+    // PGlite in the test's own thread answers through promises alone: without a turn of the event
+    // loop, requests (a client reading this progress) would wait for the whole file.
     await new Promise((resolve) => setImmediate(resolve));
   };
   try {

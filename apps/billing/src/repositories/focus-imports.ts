@@ -207,8 +207,9 @@ export function mergeStagedRows(
     await fence(trx);
     const counts = { created: 0, updated: 0 };
     // A sixteenth of the charges at a time (references are hex), with a turn of the event loop
-    // between: PGlite runs a statement in this thread, and one statement over a 200 MB file kept
-    // it from answering anything, health checks included, for a minute.
+    // between: PGlite runs one statement at a time (in a worker thread by default, in the test's
+    // own thread in tests), and one statement over a 200 MB file kept it from answering anything,
+    // health checks included, for a minute.
     for (const slice of '0123456789abcdef') {
       const done = await upsertCharges(trx, syncJobId, slice);
       counts.created += done.created;

@@ -195,12 +195,19 @@ export async function dependentsOf(db: CatalogDb, table: GroupTable, id: string)
 }
 
 /**
- * The chain of groups from `id` up through its parents (itself first), in one recursive query.
- * Serialised with other parent changes (an advisory lock held to the end of the transaction),
- * so two concurrent changes cannot each close half of a cycle.
+ * Serialises changes of owners' parents: an advisory lock held to the end of the caller's
+ * transaction (a PATCH of a parent, an import), so two of them cannot each close half a cycle.
+ */
+export async function lockOwnerParents(db: CatalogDb) {
+  await sql`select pg_advisory_xact_lock(hashtext(${`${SCHEMA}.owners.parent`}))`.execute(db);
+}
+
+/**
+ * The chain of groups from `id` up through its parents (itself first), in one recursive query,
+ * under lockOwnerParents.
  */
 export async function ancestorsOf(db: CatalogDb, id: string) {
-  await sql`select pg_advisory_xact_lock(hashtext(${`${SCHEMA}.owners.parent`}))`.execute(db);
+  await lockOwnerParents(db);
   const owners = sql.table(`${SCHEMA}.owners`);
   const { rows } = await sql<{ id: string; name: string }>`
     with recursive up(id, name, parent_id, depth) as (

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, serviceUnavailable } from '../errors.js';
 import {
-  ANONYMOUS,
   API_KEY_HEADER,
   IDENTITY_HEADER,
   SESSION_COOKIE,
@@ -100,14 +99,6 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
     const returnTo = encodeURIComponent(request.url);
     return reply.redirect(`${signInPath}?returnTo=${returnTo}`, 302);
   }
-}
-
-/** Sets `request.identity` to anonymous on every request, before any authentication hook. */
-export function defaultIdentity(app: FastifyInstance) {
-  app.decorateRequest('identity', null as never);
-  app.addHook('onRequest', async (request) => {
-    request.identity = ANONYMOUS;
-  });
 }
 
 /**

@@ -24,6 +24,7 @@ import type { operations as GetOwner } from './getOwner.js';
 import type { operations as UpdateOwner } from './updateOwner.js';
 import type { operations as DeleteOwner } from './deleteOwner.js';
 import type { operations as Search } from './search.js';
+import type { operations as ImportEntities } from './importEntities.js';
 
 export type operations = Health &
   ListServices &
@@ -49,7 +50,8 @@ export type operations = Health &
   GetOwner &
   UpdateOwner &
   DeleteOwner &
-  Search;
+  Search &
+  ImportEntities;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/catalog/healthz'],
@@ -77,4 +79,5 @@ export const OPERATIONS = {
   updateOwner: ['PUT', '/api/v1/catalog/owners/{idOrName}'],
   deleteOwner: ['DELETE', '/api/v1/catalog/owners/{idOrName}'],
   search: ['GET', '/api/v1/catalog/search'],
+  importEntities: ['POST', '/api/v1/catalog/import'],
 } as const;

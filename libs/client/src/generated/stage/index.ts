@@ -22,8 +22,12 @@ import type { operations as DeleteApp } from './deleteApp.js';
 import type { operations as GetAppBySession } from './getAppBySession.js';
 import type { operations as PublishApp } from './publishApp.js';
 import type { operations as CallFunction } from './callFunction.js';
+import type { operations as ListRuns } from './listRuns.js';
+import type { operations as GetRun } from './getRun.js';
+import type { operations as GetSpreadsheet } from './getSpreadsheet.js';
 import type { operations as CreateStudioSession } from './createStudioSession.js';
 import type { operations as ListStudioSessions } from './listStudioSessions.js';
+import type { operations as RunWorkflow } from './runWorkflow.js';
 
 export type operations = Health &
   CreateSession &
@@ -48,8 +52,12 @@ export type operations = Health &
   GetAppBySession &
   PublishApp &
   CallFunction &
+  ListRuns &
+  GetRun &
+  GetSpreadsheet &
   CreateStudioSession &
-  ListStudioSessions;
+  ListStudioSessions &
+  RunWorkflow;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/stage/healthz'],
@@ -75,6 +83,10 @@ export const OPERATIONS = {
   getAppBySession: ['GET', '/api/v1/stage/sessions/{id}/app'],
   publishApp: ['POST', '/api/v1/stage/apps/{sid}/publish'],
   callFunction: ['POST', '/api/v1/stage/functions/{name}'],
+  listRuns: ['GET', '/api/v1/stage/apps/{sid}/runs'],
+  getRun: ['GET', '/api/v1/stage/apps/{sid}/runs/{runId}'],
+  getSpreadsheet: ['GET', '/api/v1/stage/apps/{sid}/spreadsheets/{spreadsheetId}'],
   createStudioSession: ['POST', '/api/v1/studio/sessions'],
   listStudioSessions: ['GET', '/api/v1/studio/sessions'],
+  runWorkflow: ['POST', '/api/v1/run/{appSid}/{workflowName}'],
 } as const;

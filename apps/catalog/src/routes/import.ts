@@ -1,0 +1,84 @@
+import { badRequest, ok, orConflict, responses, type ServiceRoutes } from '@platform/core';
+import type { CatalogDatabase } from '../database.js';
+import { mapEntities, type Ref } from '../import/mapping.js';
+import { applyImport, planImport } from '../import/plan.js';
+import { lockOwnerParents } from '../repositories/groups.js';
+import { loadExisting } from '../repositories/import.js';
+import { ImportInputSchema, ImportResultSchema, type ImportResult } from '../schemas/import.js';
+
+/** The largest import body: 10,000 descriptors with API definitions fit. */
+const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
+
+/** Every name of a collection the import writes or refers to: what it must read first. */
+function namesOf(desired: ReturnType<typeof mapEntities>['desired']) {
+  const names = { system: [] as string[], api: [] as string[], service: [] as string[] };
+  const add = (ref: Ref | null | undefined) => {
+    if (ref && ref.target !== 'owner') names[ref.target].push(ref.name);
+  };
+  for (const d of desired) {
+    if (d.target !== 'owner') names[d.target].push(d.name);
+    [
+      d.system,
+      ...(d.dependsOn ?? []),
+      ...(d.providesApis ?? []),
+      ...(d.consumesApis ?? []),
+    ].forEach(add);
+  }
+  return names;
+}
+
+export const importRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+  app.post(
+    '/import',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        operationId: 'importEntities',
+        summary: 'Import Backstage descriptors',
+        description:
+          'Components and Resources become services, APIs APIs, Systems systems, Groups and Users owners. Everything is checked first (every problem reported at once, nothing written), then applied in one transaction. Importing the same descriptors twice changes nothing; dryRun reports what would change.',
+        body: ImportInputSchema,
+        response: responses({ 200: ImportResultSchema }),
+      },
+    },
+    async (request) => {
+      const { entities, dryRun = false } = request.body;
+      const mapped = mapEntities(entities);
+      const result = await orConflict(
+        () =>
+          db.transaction().execute(async (trx) => {
+            // Owners' parents are read and may be set: serialised with PATCH of a parent first.
+            await lockOwnerParents(trx);
+            const existing = await loadExisting(trx, namesOf(mapped.desired));
+            const { problems, steps } = planImport(mapped.desired, existing);
+            problems.unshift(...mapped.problems);
+            if (problems.length > 0)
+              throw badRequest(
+                `Import refused, nothing written: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `- ${p}`).join('\n')}`,
+              );
+            if (!dryRun) await applyImport(trx, steps);
+            return steps;
+          }),
+        'A record of the import was created meanwhile by someone else; import again',
+      );
+      const count = (action: string) => result.filter((step) => step.action === action).length;
+      const answer: ImportResult = {
+        dryRun,
+        created: count('created'),
+        updated: count('updated'),
+        unchanged: count('unchanged'),
+        entities: result.map((step) => ({
+          kind: step.desired.label.split(' ')[0],
+          name: step.desired.name,
+          target: step.desired.target,
+          id: dryRun && step.action === 'created' ? null : step.id,
+          action: step.action,
+          changes: step.changes,
+        })),
+        skipped: mapped.skipped,
+        ignored: mapped.ignored,
+      };
+      return ok(answer);
+    },
+  );
+};
