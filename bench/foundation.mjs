@@ -13,6 +13,8 @@ const batchEvents = Array.from({ length: 1000 }, (_, i) => ({
   properties: { path: `/page/${i}`, ms: i },
 }));
 const batch = JSON.stringify({ events: batchEvents });
+/** Headers of the connection or the body, which the hello-world sets itself. */
+const PER_CONNECTION = ['date', 'connection', 'keep-alive', 'content-length', 'content-type'];
 
 /** Rows/s of the same 1000-row batch inserted with one multi-row INSERT through pg, `workers` at a time. */
 async function plainInsert(workers) {
@@ -58,8 +60,28 @@ export async function foundation() {
   });
   const embedded = await start('apps/gateway/dist/main.js', { DATA_DIR: 'memory://' });
 
+  // The same Fastify sending the gateway's headers (security, CORS, request id): what the
+  // gateway's own work costs beyond writing a larger answer.
+  const sample = await fetch(`${gateway.url}/healthz`);
+  const sent = Object.fromEntries(
+    [...sample.headers].filter(([name]) => !PER_CONNECTION.includes(name)),
+  );
+  const helloHeaders = await start('bench/hello.mjs', { HELLO_HEADERS: JSON.stringify(sent) });
+
   const bare = await measure('bare Fastify hello-world', `${hello.url}/`);
+  const same = await measure(
+    "bare Fastify hello-world with the gateway's headers",
+    `${helloHeaders.url}/`,
+    {},
+    bare,
+  );
   await measure('gateway GET /healthz', `${gateway.url}/healthz`, {}, bare);
+  await measure(
+    'gateway GET /healthz (against the same headers)',
+    `${gateway.url}/healthz`,
+    {},
+    same,
+  );
   const direct = await measure(
     'POST /events, standalone pulse (direct)',
     `${standalone.url}/api/v1/pulse/events`,

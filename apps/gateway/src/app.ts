@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import {
   authenticateRequests,
   buildServiceApp,
@@ -11,6 +10,7 @@ import {
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import type { GatewayConfig } from './config.js';
 import { registerRateLimit } from './limits.js';
+import { securityHeaders } from './security.js';
 import { FeatureFlags, FLAGS_CHANNEL, type GatewayDatabase } from './features.js';
 import { migrations } from './migrations/index.js';
 import { registerOpenApiCollector, registerOpenApiRoutes } from './openapi.js';
@@ -62,7 +62,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
   const unlisten = await db.listen(FLAGS_CHANNEL, () => {
     flags.reload().catch((error: unknown) => app.log.warn({ err: error }, 'flags not reloaded'));
   });
-  await app.register(helmet, {
+  securityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:'],
@@ -124,10 +124,9 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     await app.register(
       async (scope) => {
         // A disabled service answers exactly as an absent one.
-        scope.addHook('onRequest', async (_request, reply) => {
-          if (flags.isEnabled(service.name)) return;
+        scope.addHook('onRequest', (_request, reply, done) => {
+          if (flags.isEnabled(service.name)) return done();
           reply.callNotFound();
-          return reply;
         });
         const fallback = fallbacks.get(service.name);
         if (fallback) {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './errors.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PGliteWorker } from './pglite-remote.js';
 import { listenPGlite, listenPostgres, type NotificationHandler, type Unlisten } from './listen.js';
 import { withTimeout } from './timeout.js';
 
@@ -104,13 +105,38 @@ async function waitUntilUp(db: PlatformDatabase, waitMs: number) {
   }
 }
 
+/**
+ * The embedded database of `openDatabase`: PGlite in a worker thread of its own, so that its WASM
+ * engine and the HTTP server do not take turns on one event loop.
+ */
 async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
   let location = MEMORY;
   if (dataDir !== MEMORY) {
     location = resolve(dataDir, 'pglite');
     mkdirSync(location, { recursive: true });
   }
-  return fromPGlite(await PGlite.create(location));
+  const remote = new PGliteWorker(location);
+  try {
+    await remote.waitReady;
+  } catch (error) {
+    await remote.worker.terminate();
+    throw error;
+  }
+  return fromPGliteWorker(remote);
+}
+
+/**
+ * Wraps a PGlite instance that lives in a worker thread (openDatabase's embedded default). With
+ * `owned: false`, closing the wrapper leaves the worker running for another wrapper.
+ */
+export function fromPGliteWorker(
+  remote: PGliteWorker,
+  options: { owned?: boolean } = {},
+): PlatformDatabase {
+  const dialect = new PGliteDialect(remote, { ...options, pipeline: true });
+  return wrap('pglite', new Kysely({ dialect }), (channel, on) =>
+    listenHolding(dialect, () => listenPGlite(remote, channel, on)),
+  );
 }
 
 /**
@@ -119,11 +145,19 @@ async function openPGlite(dataDir: string): Promise<PlatformDatabase> {
  */
 export function fromPGlite(pglite: PGlite, options: { owned?: boolean } = {}): PlatformDatabase {
   pglite.parsers[INT8_OID] = parseInt8;
-  return wrap(
-    'pglite',
-    new Kysely({ dialect: new PGliteDialect(pglite, options) }),
-    (channel, on) => listenPGlite(pglite, channel, on),
+  const dialect = new PGliteDialect(pglite, options);
+  return wrap('pglite', new Kysely({ dialect }), (channel, on) =>
+    listenHolding(dialect, () => listenPGlite(pglite, channel, on)),
   );
+}
+
+/**
+ * LISTEN and UNLISTEN, which PGlite sends itself, hold the session as a transaction does, so that
+ * they never land inside another holder's transaction (whose rollback would undo them).
+ */
+async function listenHolding(dialect: PGliteDialect, listen: () => Promise<Unlisten>) {
+  const unlisten = await dialect.exclusive(listen);
+  return () => dialect.exclusive(unlisten);
 }
 
 function wrap(

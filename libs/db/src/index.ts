@@ -1,6 +1,7 @@
 export {
   openDatabase,
   fromPGlite,
+  fromPGliteWorker,
   MEMORY,
   type DatabaseOptions,
   type PlatformDatabase,
@@ -9,7 +10,8 @@ export { migrateSchema, type Migrations } from './migrate.js';
 export { selectByIdOrName, idsByIdOrName } from './lookup.js';
 export { jsonb } from './values.js';
 export { withTimeout } from './timeout.js';
-export { PGliteDialect } from './pglite-dialect.js';
+export { PGliteDialect, type PGliteSession } from './pglite-dialect.js';
+export { PGliteWorker } from './pglite-remote.js';
 export {
   Kysely,
   sql,

@@ -66,7 +66,7 @@ export async function listenPostgres(
 
 /** LISTEN on the embedded database: one process, one session, nothing to reconnect. */
 export async function listenPGlite(
-  pglite: PGlite,
+  pglite: Pick<PGlite, 'listen' | 'closed'>,
   channel: string,
   onMessage: NotificationHandler,
 ): Promise<Unlisten> {
