@@ -1,5 +1,6 @@
-import { extname, join, posix } from 'node:path';
+import { extname, join } from 'node:path';
 import { build, type Loader, type Message, type Plugin } from 'esbuild';
+import { isFileSpec, resolveSessionFile } from '../render/session-paths.js';
 import { VIRTUAL_MODULES } from './bridge.js';
 
 /** Where an app's backend lives in its session, in the order looked for. */
@@ -66,13 +67,6 @@ export async function bundleBackend(
 }
 
 function backendFiles(files: ReadonlyMap<string, string>): Plugin {
-  const find = (path: string) => {
-    if (files.has(path)) return path;
-    for (const ext of EXTENSIONS) if (files.has(path + ext)) return path + ext;
-    for (const ext of EXTENSIONS)
-      if (files.has(`${path}/index${ext}`)) return `${path}/index${ext}`;
-    return undefined;
-  };
   return {
     name: 'backend-files',
     setup(build) {
@@ -82,14 +76,7 @@ function backendFiles(files: ReadonlyMap<string, string>): Plugin {
         if (args.namespace !== SESSION) return undefined;
         const spec = args.path;
         if (Object.hasOwn(VIRTUAL_MODULES, spec)) return { path: spec, namespace: VIRTUAL };
-        if (spec.startsWith('/') || spec.startsWith('./') || spec.startsWith('../')) {
-          const wanted = spec.startsWith('/')
-            ? posix.normalize(spec)
-            : posix.join(posix.dirname(args.importer), spec);
-          const found = find(wanted.replace(/\/$/, ''));
-          if (found) return { path: found, namespace: SESSION };
-          return { errors: [{ text: `Could not resolve "${spec}": no file ${wanted} in the session` }] }; // prettier-ignore
-        }
+        if (isFileSpec(spec)) return resolveSessionFile(files, EXTENSIONS, args, SESSION);
         if (SHIPPED.test(spec)) {
           const resolved = await build.resolve(spec, { kind: args.kind, resolveDir: PACKAGE_ROOT });
           if (resolved.errors.length === 0) return { path: resolved.path };

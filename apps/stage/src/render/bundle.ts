@@ -1,5 +1,6 @@
-import { extname, join, posix } from 'node:path';
+import { extname, join } from 'node:path';
 import { build, type Loader, type Message, type Plugin } from 'esbuild';
+import { isFileSpec, resolveSessionFile } from './session-paths.js';
 import type { RenderError } from '../database.js';
 
 /** The packages a session may import by name: the versions this service ships. */
@@ -103,13 +104,6 @@ export async function bundle(entry: string, files: ReadonlyMap<string, string>):
 }
 
 function sessionFiles(files: ReadonlyMap<string, string>): Plugin {
-  const find = (path: string) => {
-    if (files.has(path)) return path;
-    for (const ext of EXTENSIONS) if (files.has(path + ext)) return path + ext;
-    for (const ext of EXTENSIONS)
-      if (files.has(`${path}/index${ext}`)) return `${path}/index${ext}`;
-    return undefined;
-  };
   return {
     name: 'session-files',
     setup(build) {
@@ -124,16 +118,7 @@ function sessionFiles(files: ReadonlyMap<string, string>): Plugin {
           (args.kind === 'import-rule' && /^(https?:|data:)/.test(spec))
         )
           return { path: spec, external: true };
-        if (spec.startsWith('/') || spec.startsWith('./') || spec.startsWith('../')) {
-          const wanted = spec.startsWith('/')
-            ? posix.normalize(spec)
-            : posix.join(posix.dirname(args.importer), spec);
-          const found = find(wanted.replace(/\/$/, ''));
-          if (found) return { path: found, namespace: NAMESPACE };
-          return {
-            errors: [{ text: `Could not resolve "${spec}": no file ${wanted} in the session` }],
-          };
-        }
+        if (isFileSpec(spec)) return resolveSessionFile(files, EXTENSIONS, args, NAMESPACE);
         if (SHIPPED.has(spec)) {
           try {
             return { path: require.resolve(spec, { paths: [PACKAGE_ROOT] }) };
