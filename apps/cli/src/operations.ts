@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { OPERATIONS, type ApiRequest } from '@platform/client';
 
 /** A JSON schema as the OpenAPI document has it (what the CLI reads of it). */
@@ -53,9 +52,9 @@ let index: Map<string, Operation> | undefined;
 /** Every operation of the OpenAPI document the client was generated from, by operationId. */
 function operations(): Map<string, Operation> {
   if (index) return index;
-  const document = JSON.parse(
-    readFileSync(require.resolve('@platform/client/openapi.json'), 'utf8'),
-  ) as Document;
+  // A require, not a file read: the published bundle (npm pack) carries the document inside it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const document = require('@platform/client/openapi.json') as Document;
   index = new Map();
   for (const [path, methods] of Object.entries(document.paths))
     for (const [method, op] of Object.entries(methods)) {
