@@ -1,0 +1,158 @@
+import type { GatewayUnderTest } from './helpers';
+
+// The records the sweep (sweep.test.ts) sends its malformed inputs about.
+
+let gw: GatewayUnderTest;
+let operations: ReadonlyArray<{ path: string }>;
+const ids = new Map<string, string>();
+
+/**
+ * One record of each kind, named `sweep`, so that malformed bodies and queries reach the
+ * handlers' own code instead of stopping at a 404. Answers the ids to fill path parameters with,
+ * by `<path>` (parameters named `id`), `<path> <name>` or `<name>`.
+ */
+export async function seedSweep(
+  gateway: GatewayUnderTest,
+  documented: ReadonlyArray<{ path: string }>,
+): Promise<ReadonlyMap<string, string>> {
+  gw = gateway;
+  operations = documented;
+  await seed();
+  return ids;
+}
+
+async function seed() {
+  const records: Array<[string, object]> = [
+    ['/api/v1/ledger/events', { action: 'sweep' }],
+    ['/api/v1/ledger/policies', { name: 'sweep', retentionDays: 30 }],
+    [
+      '/api/v1/ledger/classifications',
+      { serviceId: 's', field: 'a', level: 'pii', justification: 'j' },
+    ],
+    ['/api/v1/catalog/systems', { name: 'sweep' }],
+    ['/api/v1/catalog/owners', { name: 'sweep' }],
+    ['/api/v1/catalog/services', { name: 'other' }],
+    ['/api/v1/catalog/services', { name: 'sweep', system: 'sweep', owner: 'sweep' }],
+    ['/api/v1/catalog/services/sweep/dependencies', { dependsOn: 'other' }],
+    ['/api/v1/catalog/apis', { name: 'sweep', type: 'openapi' }],
+    ['/api/v1/palette/tokens', { name: 'sweep', category: 'color', value: '#000' }],
+    ['/api/v1/palette/components', { name: 'sweep', tokens: ['sweep'] }],
+    ['/api/v1/palette/patterns', { name: 'sweep', components: ['sweep'] }],
+    ['/api/v1/palette/standards', { name: 'sweep' }],
+    ['/api/v1/palette/a11y', { name: 'sweep', severity: 'minor', components: ['sweep'] }],
+    ['/api/v1/billing/categories', { name: 'sweep' }],
+    ['/api/v1/billing/items', { name: 'sweep', amount: 100 }],
+    ['/api/v1/pulse/events', { name: 'sweep' }],
+    ['/api/v1/passport/keys', { name: 'sweep' }],
+    [
+      '/api/v1/passport/providers',
+      { name: 'sweep', type: 'github', clientId: 'sweep', clientSecret: 'env:OAUTH_SWEEP_SECRET' },
+    ],
+    ['/api/v1/communication/channels', { name: 'sweep', provider: 'log', config: {} }],
+    ['/api/v1/communication/apps/sweep/channels', { channelId: 'sweep', target: 'sweep' }],
+  ];
+  for (const [url, payload] of records) {
+    const res = await gw.app.inject({ method: 'POST', url, payload });
+    if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
+    ids.set(`${url}/{id}`, res.json().data.id);
+  }
+  const sent = await gw.app.inject({
+    method: 'POST',
+    url: '/api/v1/communication/apps/sweep/send',
+    payload: { channelId: 'sweep', text: 'sweep' },
+  });
+  if (sent.statusCode >= 300) throw new Error(`seeding a delivery: ${sent.body}`);
+  ids.set('/api/v1/communication/apps/{appId}/deliveries/{id}', sent.json().data.delivery.id);
+  await seedStage();
+  await seedInference();
+  await seedGit();
+}
+
+async function postData(url: string, payload: object) {
+  const res = await gw.app.inject({ method: 'POST', url, payload });
+  if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
+  return res.json().data;
+}
+
+/** A mock provider `sweep`, and a call it answered. */
+async function seedInference() {
+  const provider = await postData('/api/v1/inference/providers', {
+    name: 'sweep',
+    type: 'mock',
+    defaultModel: 'mock-1',
+  });
+  ids.set('/api/v1/inference/providers/{idOrName}', provider.id);
+  const chat = await postData('/api/v1/inference/chat', {
+    providerId: provider.id,
+    messages: [{ role: 'user', content: 'sweep' }],
+  });
+  ids.set('/api/v1/inference/requests/{id}', chat.requestId);
+}
+
+/** A local repository `sweep/sweep` with a commit on main and a pull request from a branch. */
+async function seedGit() {
+  const git = '/api/v1/git';
+  const provider = await postData(`${git}/providers`, { name: 'sweep', type: 'local' });
+  const repo = await postData(`${git}/repos`, {
+    providerId: provider.id,
+    owner: 'sweep',
+    repoName: 'sweep',
+  });
+  const commit = (branch: string) =>
+    postData(`${git}/repos/${repo.id}/commits`, {
+      branch,
+      message: 'sweep',
+      files: [{ path: 'app/main.ts', content: branch }],
+    });
+  const { sha } = await commit('main');
+  await postData(`${git}/repos/${repo.id}/branches`, { name: 'topic', from: 'main' });
+  await commit('topic');
+  const pull = await postData(`${git}/repos/${repo.id}/pulls`, {
+    title: 'sweep',
+    head: 'topic',
+    base: 'main',
+  });
+  for (const { path } of operations) if (path.startsWith(`${git}/repos/{`)) ids.set(path, repo.id);
+  ids.set(`${git}/providers/{idOrName}`, provider.id);
+  ids.set('sha', sha);
+  ids.set('number', String(pull.number));
+  ids.set(`${git}/repos/{id}/compare/{path} path`, 'main...topic');
+}
+
+/** A sandbox session with files, a render and a snapshot, published as the app `sweep`. */
+async function seedStage() {
+  const post = async (url: string, payload: object) => {
+    const res = await gw.app.inject({ method: 'POST', url: `/api/v1/stage${url}`, payload });
+    if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
+    return res.json().data;
+  };
+  const { id } = await post('/sessions', {});
+  const workflows = {
+    version: 1,
+    workflows: {
+      sweep: {
+        steps: [
+          { 'sheets.createSpreadsheet': { title: 'sweep' }, as: 'sheet' },
+          { respond: { spreadsheetId: '{{ steps.sheet.spreadsheetId }}' } },
+        ],
+      },
+    },
+  };
+  await post(`/sessions/${id}/push`, {
+    files: {
+      '/app/main.ts': 'export const a = 1;',
+      '/app/platform.workflows.json': JSON.stringify(workflows),
+    },
+  });
+  await post(`/sessions/${id}/render`, { entry: '/app/main.ts' });
+  const snapshot = await post(`/sessions/${id}/snapshots`, { label: 'sweep' });
+  const app = await post('/apps', { sessionId: id, name: 'sweep' });
+  const run = await gw.app.inject({ method: 'POST', url: `/api/v1/run/${app.sid}/sweep` });
+  if (run.statusCode !== 200) throw new Error(`seeding a workflow run: ${run.body}`);
+  for (const { path } of operations)
+    if (path.startsWith('/api/v1/stage/sessions/{id}')) ids.set(path, id);
+  ids.set('snapshotId', snapshot.id);
+  ids.set('runId', String(run.headers['x-workflow-run']));
+  ids.set('spreadsheetId', run.json().data.spreadsheetId);
+  ids.set('workflowName', 'sweep');
+}
