@@ -1,7 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, envBool, envInt, envString, type Env, type Variable } from '@platform/core';
+import {
+  envBaseUrls,
+  envBool,
+  envInt,
+  envString,
+  normaliseBaseUrl as normaliseUrl,
+  type Env,
+  type Variable,
+} from '@platform/core';
 
 export interface GitConfig {
   /** Where the `local` provider keeps its bare repositories. */
@@ -18,25 +26,9 @@ export interface GitConfig {
 
 /** Where a delegated GitHub token may always go. */
 export const DEFAULT_GITHUB_URL = 'https://api.github.com';
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
-/**
- * A GitHub base URL as compared with GIT_GITHUB_URLS: https, or http on loopback only (tests, a
- * local proxy), no query, fragment or credentials, without a trailing slash. Throws a message.
- */
-export function normaliseBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`${JSON.stringify(raw)} is not an absolute URL`);
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.includes(url.hostname)))
-    throw new Error(`${JSON.stringify(raw)} must be https (http only on localhost)`);
-  if (url.search || url.hash || url.username || url.password)
-    throw new Error(`${JSON.stringify(raw)} must have no query, fragment or credentials`);
-  return url.href.replace(/\/+$/, '');
-}
+/** A GitHub base URL as compared with GIT_GITHUB_URLS: https, or http on loopback only. */
+export const normaliseBaseUrl = (raw: string) => normaliseUrl(raw, 'loopback');
 
 export const GIT_VARIABLES: readonly Variable[] = [
   {
@@ -83,26 +75,12 @@ function dataDir(env: Env): string {
   return resolve(data, 'git');
 }
 
-function githubUrls(env: Env): string[] {
-  const entries = (envString(env, 'GIT_GITHUB_URLS') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  return entries.map((entry) => {
-    try {
-      return normaliseBaseUrl(entry);
-    } catch (error) {
-      throw new ConfigError('GIT_GITHUB_URLS', (error as Error).message);
-    }
-  });
-}
-
 export function gitConfig(env: Env): GitConfig {
   return {
     dataDir: dataDir(env),
     webhookSecret: envString(env, 'GIT_WEBHOOK_SECRET'),
     timeoutMs: envInt(env, 'GIT_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
-    githubUrls: githubUrls(env),
+    githubUrls: envBaseUrls(env, 'GIT_GITHUB_URLS', 'loopback'),
     allowPrivateTargets: envBool(env, 'GIT_ALLOW_PRIVATE_TARGETS', false),
   };
 }

@@ -1,37 +1,13 @@
-import { ConfigError, envInt, envString, type Env, type Variable } from '@platform/core';
+import {
+  envBaseUrls,
+  envInt,
+  normaliseBaseUrl as normaliseUrl,
+  type Env,
+  type Variable,
+} from '@platform/core';
 
-/**
- * A provider base URL as compared with the official ones and INFERENCE_BASE_URLS: absolute
- * http(s), no query, fragment or credentials, without a trailing slash. Throws a message.
- */
-export function normaliseBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`${JSON.stringify(raw)} is not an absolute URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new Error(`${JSON.stringify(raw)} must be http(s)`);
-  if (url.search || url.hash || url.username || url.password)
-    throw new Error(`${JSON.stringify(raw)} must have no query, fragment or credentials`);
-  return url.href.replace(/\/+$/, '');
-}
-
-/** INFERENCE_BASE_URLS, normalised; a bad entry stops start-up. */
-function baseUrls(env: Env): string[] {
-  return (envString(env, 'INFERENCE_BASE_URLS') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .map((entry) => {
-      try {
-        return normaliseBaseUrl(entry);
-      } catch (error) {
-        throw new ConfigError('INFERENCE_BASE_URLS', (error as Error).message);
-      }
-    });
-}
+/** A provider base URL as compared with the official ones and INFERENCE_BASE_URLS. */
+export const normaliseBaseUrl = (raw: string) => normaliseUrl(raw, 'any');
 
 export const INFERENCE_VARIABLES: readonly Variable[] = [
   {
@@ -75,7 +51,7 @@ export function inferenceConfig(env: Env) {
       max: 1024 * 1024 * 1024,
     }),
     /** Base URLs allowed besides each type's official API (normalised). */
-    baseUrls: baseUrls(env),
+    baseUrls: envBaseUrls(env, 'INFERENCE_BASE_URLS', 'any'),
     /** The environment itself: provider credentials are read from it at call time. */
     env,
   };

@@ -1,4 +1,6 @@
 /** Start-up configuration from environment variables, validated once; a bad value stops start-up. */
+import { normaliseBaseUrl } from './destination.js';
+
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
     super(`Invalid configuration: ${variable} ${problem}`);
@@ -68,4 +70,22 @@ export function envEnum<T extends string>(
   if (!allowed.includes(raw as T))
     throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   return raw as T;
+}
+
+/**
+ * A comma-separated list of base URLs (an allowlist), each normalised by normaliseBaseUrl; a bad
+ * entry stops start-up naming the variable.
+ */
+export function envBaseUrls(env: Env, name: string, http: 'any' | 'loopback'): string[] {
+  return (envString(env, name) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      try {
+        return normaliseBaseUrl(entry, http);
+      } catch (error) {
+        throw new ConfigError(name, (error as Error).message);
+      }
+    });
 }

@@ -111,3 +111,27 @@ export function guardedLookup(policy: TargetPolicy): LookupFunction {
     });
   };
 }
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * A service base URL in the form it is compared in (with an allowlist of such URLs): absolute,
+ * https or http (any host with `http: 'any'`, loopback only with `'loopback'`), no query,
+ * fragment or credentials, without a trailing slash. Throws an Error saying what is wrong.
+ */
+export function normaliseBaseUrl(raw: string, http: 'any' | 'loopback'): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`${JSON.stringify(raw)} is not an absolute URL`);
+  }
+  const httpAllowed = http === 'any' || LOOPBACK_HOSTS.includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed))
+    throw new Error(
+      `${JSON.stringify(raw)} must be ${http === 'any' ? 'http(s)' : 'https (http only on localhost)'}`,
+    );
+  if (url.search || url.hash || url.username || url.password)
+    throw new Error(`${JSON.stringify(raw)} must have no query, fragment or credentials`);
+  return url.href.replace(/\/+$/, '');
+}
