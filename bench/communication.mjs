@@ -2,7 +2,7 @@
 // log provider and to a local webhook, against the same webhook called directly.
 import { createServer } from 'node:http';
 import pg from 'pg';
-import { databaseUrl, load, measure, post, rows, start } from './lib.mjs';
+import { call, databaseUrl, load, measure, post, rows, start } from './lib.mjs';
 
 /** A webhook receiver in this process: answers 200 with a small JSON body, counts calls. */
 async function receiver() {
@@ -20,16 +20,6 @@ async function receiver() {
     calls: () => calls,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
-}
-
-async function call(base, method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
 }
 
 /** Waits until no delivery of the channel is still accepted; the deliveries sent per second. */

@@ -30,6 +30,17 @@ export async function load(name, url, options = {}) {
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+/** A JSON call that must succeed: its parsed answer, or an error naming the route and status. */
+export async function call(base, method, path, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
 export const post = (body) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },

@@ -4,7 +4,7 @@
 // backend's files (bundle, new isolate, answer). Goals: under 1 ms added at p50, under 50 ms.
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { databaseUrl, root, rows } from './lib.mjs';
+import { call, databaseUrl, root, rows } from './lib.mjs';
 
 const require = createRequire(join(root, 'apps/stage/package.json'));
 const { createApp } = require(join(root, 'libs/core/dist/index.js'));
@@ -53,25 +53,19 @@ export async function stageBackends() {
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${app.server.address().port}`;
-  const call = async (method, path, body) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
   try {
-    const session = (await call('POST', '/api/v1/stage/sessions')).data.id;
+    const session = (await call(base, 'POST', '/api/v1/stage/sessions')).data.id;
     const files = (n) => ({ '/app/api/index.ts': `// v${n}\nexport default ${HANDLER};` });
-    await call('POST', `/api/v1/stage/sessions/${session}/push`, { files: files(0) });
+    await call(base, 'POST', `/api/v1/stage/sessions/${session}/push`, { files: files(0) });
     const { sid } = (
-      await call('POST', '/api/v1/stage/apps', { sessionId: session, name: `bench-${Date.now()}` })
+      await call(base, 'POST', '/api/v1/stage/apps', {
+        sessionId: session,
+        name: `bench-${Date.now()}`,
+      })
     ).data;
 
-    const plain = await timed(REQUESTS, () => call('GET', '/plain/hello?q=1'));
-    const warm = await timed(REQUESTS, () => call('GET', `/stage/${sid}/api/hello?q=1`));
+    const plain = await timed(REQUESTS, () => call(base, 'GET', '/plain/hello?q=1'));
+    const warm = await timed(REQUESTS, () => call(base, 'GET', `/stage/${sid}/api/hello?q=1`));
     rows.push({ name: 'GET plain Fastify route, same handler natively', ...plain, ratio: 1 });
     rows.push({
       name: 'GET /stage/:sid/api/hello, warm backend',
@@ -86,9 +80,11 @@ export async function stageBackends() {
     // The push is not timed: the first request after it is (hash, bundle, isolate, answer).
     const firsts = [];
     for (let i = 0; i < CHANGES; i += 1) {
-      await call('POST', `/api/v1/stage/sessions/${session}/push`, { files: files(1000 + i) });
+      await call(base, 'POST', `/api/v1/stage/sessions/${session}/push`, {
+        files: files(1000 + i),
+      });
       const t = performance.now();
-      await call('GET', `/stage/${sid}/api/hello`);
+      await call(base, 'GET', `/stage/${sid}/api/hello`);
       firsts.push(performance.now() - t);
     }
     const first = { p50: pct(firsts, 0.5), p99: pct(firsts, 0.99) };

@@ -6,21 +6,11 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { databaseUrl, load, post, root, rows, seconds, start } from './lib.mjs';
+import { call, databaseUrl, load, post, root, rows, seconds, start } from './lib.mjs';
 
 const require = createRequire(join(root, 'apps/stage/package.json'));
 const { build } = require('esbuild');
 const RENDERS = Number(process.env.BENCH_STAGE_RENDERS ?? 20);
-
-async function call(base, method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 /** 100 files of about 200 bytes. */
 const smallFiles = () =>
