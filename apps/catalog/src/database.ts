@@ -27,6 +27,7 @@ export interface CatalogDatabase {
   dependencies: DependenciesTable;
   apis: ApisTable;
   service_apis: ServiceApisTable;
+  graph_version: GraphVersionTable;
 }
 
 export interface SystemsTable extends RecordColumns {
@@ -79,6 +80,12 @@ export interface ServiceApisTable {
   relation: 'provides' | 'consumes';
   api_id: string;
   seq: Generated<number>;
+}
+
+/** One row: bumped by triggers with every write to what the dependency graph is made of. */
+export interface GraphVersionTable {
+  id: Generated<boolean>;
+  version: Generated<number>;
 }
 
 export type CatalogDb = Kysely<CatalogDatabase>;

@@ -1,118 +1,120 @@
 import { sql } from '@platform/db';
 import { SCHEMA, type CatalogDb } from '../database.js';
-import type { Direction } from '../schemas/dependencies.js';
+import { CatalogGraph } from '../graph/walk.js';
+
+/** The graph in memory of one database, and the version of the graph_version row it was read at. */
+interface Cached {
+  version: string;
+  graph: Promise<CatalogGraph>;
+}
+const cache = new WeakMap<CatalogDb, Cached>();
+
+/** The version of what the graph is made of: triggers bump it with every write (migrations). */
+async function currentVersion(db: CatalogDb) {
+  const row = await db
+    .selectFrom('graph_version')
+    .select(sql<string>`version::text`.as('version'))
+    .executeTakeFirstOrThrow();
+  return row.version;
+}
+
+/** JSON arrays of what a statement loads: null when there are no rows. */
+type Lists<T> = { [K in keyof T]: T[K][] | null };
+
+/** Records in no particular order, each with its rank in the order of ids and of names. */
+type Ranked = Lists<{ ids: string; names: string; idRanks: number; nameRanks: number }>;
+
+interface Loaded {
+  version: string;
+  services: Ranked;
+  apis: Ranked;
+  edges: Lists<{ froms: string; tos: string }>;
+  links: Lists<{ services: string; apis: string; provides: boolean }>;
+}
+
+/** Records in their ids' order (ranks count from 1). */
+function byId(records: Ranked) {
+  const [ids, names, idRanks, nameRanks] = [
+    records.ids ?? [],
+    records.names ?? [],
+    records.idRanks ?? [],
+    records.nameRanks ?? [],
+  ];
+  const sorted = { ids: [...ids], names: [...names], nameRanks: [...nameRanks] };
+  idRanks.forEach((rank, k) => {
+    sorted.ids[rank - 1] = ids[k];
+    sorted.names[rank - 1] = names[k];
+    sorted.nameRanks[rank - 1] = nameRanks[k];
+  });
+  return sorted;
+}
 
 /**
- * The services reachable from `rootId`, each at its shortest distance, in one recursive query.
- * Each step of the recursion carries the whole frontier (the services first reached at that
- * depth) and everything visited so far, so every service is expanded once: cycles end the walk,
- * and a service reached by many paths costs no more than one reached by one (a path-by-path
- * recursion would grow with the number of paths). `down` follows what a service depends on, `up`
- * what depends on it. Edges are the dependencies among the services found, as `from` depends on
- * `to`, leaving out those of services at the depth limit (not expanded).
- *
- * With `apis`, a service also depends on every other service providing an API it consumes: such an
- * edge lists those APIs (`apis`), and says whether there is a direct dependency too (`direct`).
+ * Everything the walk needs, in one statement (so from one snapshot) together with the version
+ * it is at. Lists as JSON arrays, in no particular order (sorting each list in the database, or
+ * arrays, cost twice as much): each service and API with its ranks in the order of ids and of
+ * `lower(name), id`, so that every order the walk gives is the database's collation's.
  */
-export async function dependencyGraph(
-  db: CatalogDb,
-  rootId: string,
-  direction: Direction,
-  maxDepth: number | null,
-  apis = false,
-) {
-  // Raw SQL is not schema-qualified by withSchema, so the tables are named in full.
-  const deps = sql.table(`${SCHEMA}.dependencies`);
-  const services = sql.table(`${SCHEMA}.services`);
-  const serviceApis = sql.table(`${SCHEMA}.service_apis`);
-  const apiTable = sql.table(`${SCHEMA}.apis`);
-  // Every edge, with the API it goes through (null for a direct dependency). Inline, not a CTE, so
-  // that each step looks its edges up through the indexes.
-  const edgeSource = apis
-    ? sql`(
-        select service_id, depends_on_id, null::text as api_id from ${deps}
-        union all
-        select c.service_id, p.service_id, c.api_id
-        from ${serviceApis} as c
-        join ${serviceApis} as p on p.api_id = c.api_id and p.relation = 'provides'
-        where c.relation = 'consumes' and p.service_id <> c.service_id
-      )`
-    : deps;
-  // Walking down goes from service_id to depends_on_id; walking up, the other way.
-  const [near, far] =
-    direction === 'down'
-      ? [sql.ref('d.service_id'), sql.ref('d.depends_on_id')]
-      : [sql.ref('d.depends_on_id'), sql.ref('d.service_id')];
-  const order = sql`order by d.service_id, d.depends_on_id`;
-  // An edge through APIs: whether a direct dependency backs it too, and the APIs, by id.
-  const apiColumns = sql`bool_or(d.api_id is null) as direct,
-    coalesce(array_agg(d.api_id order by d.api_id) filter (where d.api_id is not null), '{}') as apis`;
-  const usedApis = sql`
-    select array_agg(a.id order by lower(a.name), a.id) as api_ids,
-           array_agg(a.name order by lower(a.name), a.id) as api_names
-    from ${apiTable} as a
-    where a.id in (select unnest(apis) from crossed)`;
-  // Columns as arrays, zipped here: far cheaper than building a JSON object per node and edge.
-  const { rows } = await sql<{
-    ids: string[] | null;
-    names: string[] | null;
-    depths: number[] | null;
-    froms: string[] | null;
-    tos: string[] | null;
-    directs: boolean[] | null;
-    via: string[][] | null;
-    api_ids: string[] | null;
-    api_names: string[] | null;
-  }>`
-    with recursive walk(frontier, visited, depth) as (
-      select array[${rootId}]::text[], array[${rootId}]::text[], 0
-      union all
-      select step.next, walk.visited || step.next, walk.depth + 1
-      from walk
-      cross join lateral (
-        select array_agg(distinct ${far}) as next
-        from unnest(walk.frontier) as current(id)
-        join ${edgeSource} as d on ${near} = current.id
-        where ${far} not in (select unnest(walk.visited))
-      ) as step
-      where step.next is not null
-        and (${maxDepth}::int is null or walk.depth < ${maxDepth}::int)
-    ),
-    found as (
-      select unnest(frontier) as id, depth from walk
-    ),
-    nodes as (
-      select array_agg(s.id order by f.depth, lower(s.name), s.id) as ids,
-             array_agg(s.name order by f.depth, lower(s.name), s.id) as names,
-             array_agg(f.depth order by f.depth, lower(s.name), s.id) as depths
-      from found f join ${services} as s on s.id = f.id
-    ),
-    crossed as (
-      select d.service_id, d.depends_on_id, ${apis ? apiColumns : sql`true as direct`}
-      from ${edgeSource} as d
-      join found n on n.id = ${near}
-      join found f on f.id = ${far}
-      where ${maxDepth}::int is null or n.depth < ${maxDepth}::int
-      ${apis ? sql`group by d.service_id, d.depends_on_id` : sql``}
-    ),
-    edges as (
-      select array_agg(d.service_id ${order}) as froms,
-             array_agg(d.depends_on_id ${order}) as tos,
-             array_agg(d.direct ${order}) as directs,
-             ${apis ? sql`json_agg(d.apis ${order})` : sql`null::json`} as via
-      from crossed as d
-    ),
-    used as (${apis ? usedApis : sql`select null::text[] as api_ids, null::text[] as api_names`})
-    select * from nodes, edges, used
+async function loadGraph(db: CatalogDb) {
+  const table = (name: string) => sql.table(`${SCHEMA}.${name}`);
+  const ranked = (name: string) => sql`(
+    select json_build_object('ids', json_agg(id), 'names', json_agg(name),
+      'idRanks', json_agg(id_rank), 'nameRanks', json_agg(name_rank))
+    from (
+      select id, name, row_number() over (order by id) as id_rank,
+        row_number() over (order by lower(name), id) as name_rank
+      from ${table(name)}
+    ) as ranked
+  )`;
+  const { rows } = await sql<Loaded>`
+    select
+      (select version::text from ${table('graph_version')}) as version,
+      ${ranked('services')} as services,
+      ${ranked('apis')} as apis,
+      (select json_build_object('froms', json_agg(service_id), 'tos', json_agg(depends_on_id))
+        from ${table('dependencies')}) as edges,
+      (select json_build_object('services', json_agg(service_id), 'apis', json_agg(api_id),
+          'provides', json_agg(relation = 'provides'))
+        from ${table('service_apis')}) as links
   `.execute(db);
-  const { ids, names, depths, froms, tos, directs, via, api_ids, api_names } = rows[0];
-  return {
-    nodes: (ids ?? []).map((id, i) => ({ id, name: names![i], depth: Number(depths![i]) })),
-    edges: (froms ?? []).map((from, i) => ({
-      from,
-      to: tos![i],
-      ...(apis && { direct: directs![i], apis: via![i] }),
-    })),
-    ...(apis && { apis: (api_ids ?? []).map((id, i) => ({ id, name: api_names![i] })) }),
-  };
+  const { version, services, apis, edges, links } = rows[0];
+  const apiRows = byId(apis);
+  const graph = new CatalogGraph({
+    ...byId(services),
+    froms: edges.froms ?? [],
+    tos: edges.tos ?? [],
+    apiIds: apiRows.ids,
+    apiNames: apiRows.names,
+    apiNameRanks: apiRows.nameRanks,
+    linkServices: links.services ?? [],
+    linkApis: links.apis ?? [],
+    linkProvides: links.provides ?? [],
+  });
+  return { version, graph };
+}
+
+/**
+ * The graph as of now: the one in memory when the version has not moved since it was loaded,
+ * else loaded again (once, however many walks are waiting for it). Costs one small query when
+ * nothing changed. Any process writing to the database moves the version (a trigger, in the
+ * writer's transaction), so a walk never answers from a graph older than its own read.
+ */
+export async function currentGraph(db: CatalogDb): Promise<CatalogGraph> {
+  const version = await currentVersion(db);
+  const cached = cache.get(db);
+  if (cached?.version === version) return cached.graph;
+  const entry = { version } as Cached;
+  entry.graph = loadGraph(db).then(
+    (loaded) => {
+      // Loaded at this version or a later one (a write committed meanwhile): said as it is.
+      entry.version = loaded.version;
+      return loaded.graph;
+    },
+    (error: unknown) => {
+      if (cache.get(db) === entry) cache.delete(db);
+      throw error;
+    },
+  );
+  cache.set(db, entry);
+  return entry.graph;
 }
