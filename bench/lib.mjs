@@ -1,6 +1,7 @@
 // The shared machinery of the benchmarks: starting servers, measuring with autocannon as a ratio
 // to a baseline, and printing and writing the result rows.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
@@ -65,11 +66,52 @@ export const measure = async (name, url, options, baseline) => {
   return r;
 };
 
-/** Prints the rows as a Markdown table to stdout and writes them to bench/results/<time>.json. */
-export function report() {
+/** The machine the figures were measured on: ratios compare within a run, figures only here. */
+function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+}
+
+/**
+ * The run's figures: every row with its baseline's figures and the ratio, plus the machine and
+ * the settings. Written to bench/results/<time>.json, and to stdout with `--json` (else a Markdown
+ * table, the one the README shows).
+ */
+export function report({ json = false } = {}) {
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  const result = {
+    date: new Date().toISOString(),
+    seconds,
+    machine: machine(),
+    rows: rows.map((r) => {
+      const base = r.baseline ? byName.get(r.baseline) : undefined;
+      return {
+        ...r,
+        baselineRps: base?.rps,
+        baselineP50: base?.p50,
+        addedP50Ms: base && r.p50 !== undefined ? r.p50 - base.p50 : undefined,
+      };
+    }),
+  };
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(root, 'bench/results', `${result.date.replace(/[:.]/g, '-')}.json`),
+    JSON.stringify(result, null, 2),
+  );
+  if (json) {
+    console.log(JSON.stringify(result, null, 2));
+    return;
+  }
   const fmt = (n, d = 0) => (n === undefined ? '' : n.toFixed(d));
+  const m = result.machine;
   console.log(
-    `\nBenchmark: ${seconds} s per row, Node ${process.version}, PostgreSQL at DATABASE_URL\n`,
+    `\nBenchmark: ${seconds} s per row, ${m.cores} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL at DATABASE_URL\n`,
   );
   console.log('| scenario | req/s | events/s | p50 ms | p99 ms | ratio | baseline |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
@@ -78,9 +120,4 @@ export function report() {
       `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.ratio, 2)} | ${r.baseline ?? '(baseline)'} |`,
     );
   }
-  mkdirSync(join(root, 'bench/results'), { recursive: true });
-  writeFileSync(
-    join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
-    JSON.stringify(rows, null, 2),
-  );
 }

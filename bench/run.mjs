@@ -1,4 +1,4 @@
-// npm run bench [-- group...]: throughput and latency of the gateway and the services, each as a
+// npm run bench [-- [--json] group...]: throughput and latency of the gateway and the services, each as a
 // ratio to a baseline measured in the same run on the same machine. Servers run as their own
 // processes (the built entry points); autocannon runs here. BENCH_SECONDS sets each measurement's
 // length (default 10). Groups, one file each: foundation (gateway and pulse), ledger, catalog,
@@ -7,7 +7,8 @@
 // the service adds to a chat and to time to first token), stage-backends (what an app backend adds
 // to a request, and its first request after a change); all by default, else those named, in the order
 // named. lib.mjs holds the shared machinery: starting servers, measuring, and printing and
-// writing the results.
+// writing the results. --json prints every figure with its baseline's and the ratio as JSON
+// (bench/results/<time>.json keeps each run's either way, so runs can be compared).
 import { report, seconds, stopAll } from './lib.mjs';
 import { foundation } from './foundation.mjs';
 import { ledger } from './ledger.mjs';
@@ -34,7 +35,9 @@ const groups = {
   inference,
   'stage-backends': stageBackends,
 };
-const chosen = process.argv.slice(2);
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const chosen = args.filter((a) => a !== '--json');
 const unknown = chosen.filter((name) => !Object.hasOwn(groups, name));
 if (unknown.length)
   throw new Error(
@@ -50,7 +53,7 @@ try {
     // run the next group's jobs (its in-process services poll the same database).
     await stopAll();
   }
-  report();
+  report({ json });
 } finally {
   await stopAll();
 }

@@ -15,10 +15,32 @@ export async function migrateSchema(
   schema: string,
   migrations: Migrations,
 ): Promise<string[]> {
+  if (await upToDate(db, schema, migrations)) return [];
   await sql`create schema if not exists ${sql.id(schema)}`.execute(db.kysely);
   const ran = await migrate(db, schema, migrations, 'kysely_migration');
   await migrate(db, schema, PLATFORM_MIGRATIONS, 'platform_migration');
   return ran;
+}
+
+/**
+ * Whether both histories already hold exactly the migrations this code knows: one query, where
+ * the migrator takes a dozen (its tables, its lock, its transaction) to find out the same. Any
+ * other state (a table missing, a migration to run, one this code does not know) goes to the
+ * migrator, which runs or refuses as it always does.
+ */
+async function upToDate(db: PlatformDatabase, schema: string, migrations: Migrations) {
+  const same = (names: string[], known: Migrations) =>
+    names.length === Object.keys(known).length && names.every((name) => name in known);
+  try {
+    const { rows } = await sql<{ history: string; name: string }>`
+      select 'service' as history, name from ${sql.table(`${schema}.kysely_migration`)}
+      union all
+      select 'platform', name from ${sql.table(`${schema}.platform_migration`)}`.execute(db.kysely);
+    const names = (history: string) => rows.filter((r) => r.history === history).map((r) => r.name);
+    return same(names('service'), migrations) && same(names('platform'), PLATFORM_MIGRATIONS);
+  } catch {
+    return false;
+  }
 }
 
 async function migrate(
