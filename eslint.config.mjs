@@ -1,6 +1,10 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+/** The web UIs and their kit: browser code, typed against tsconfig.web.json. */
+const WEB = ['apps/*/web/**/*.{ts,tsx,mts}', 'libs/ui/**/*.{ts,tsx,mts}'];
 
 export default tseslint.config(
   {
@@ -9,8 +13,6 @@ export default tseslint.config(
       '**/node_modules/**',
       '.data/**',
       '.nx/**',
-      '**/public/**',
-      '**/web/**',
       'bench/results/**',
       'libs/client/src/generated/**',
       'scripts/service-template/**',
@@ -19,6 +21,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
+    ignores: WEB,
     plugins: { '@nx': nx },
     languageOptions: {
       parserOptions: { project: './tsconfig.eslint.json', tsconfigRootDir: import.meta.dirname },
@@ -79,6 +82,25 @@ export default tseslint.config(
       },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: WEB,
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: {
+      parserOptions: { project: './tsconfig.web.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { attributes: false } },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
+    },
   },
   prettier,
 );

@@ -2,7 +2,7 @@
 # CI: keeps `npm run new-service` from rotting. In a throwaway copy of the repository (its committed
 # and working files, without node_modules, .data, dist, .nx), it installs from the lock file,
 # checks that bad input is refused (exit code 2, nothing written), generates a service, and checks
-# that the result builds, lints, is formatted, that the regenerated client matches the routes (every
+# that the result builds (its web UI too), lints, is formatted, that the regenerated client matches the routes (every
 # one with an operationId) and passes Redocly, and that the service passes its own tests and the
 # gateway's deployment test (compose, Dockerfiles, README agree). Exits non-zero on any failure.
 # Usage: scripts/check-generator.sh [name]   (default: widgets)
@@ -81,6 +81,11 @@ npx tsc -b
 step "the client matches the routes (npm run client:check), Redocly (npm run lint:api)"
 npm run --silent client:check
 npm run --silent lint:api
+
+step "its web UI typechecks against the regenerated client and builds"
+npx tsc -p tsconfig.web.json
+npx nx run "@platform/$name:build:web" --output-style=static
+test -f "apps/$name/web/dist/index.html"
 
 step "eslint and prettier on apps/$name and the files it edited"
 npx nx show projects >/dev/null # the project graph that @nx/enforce-module-boundaries reads

@@ -29,6 +29,8 @@ async function mergedDocument() {
     db,
     services: SERVICES,
     logger: false,
+    // The API description only: it is generated before the web UIs are built.
+    web: false,
   });
   try {
     return (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();

@@ -8,7 +8,8 @@
   "scripts": {
     "build": "tsc -b",
     "prestart": "tsc -b",
-    "start": "node dist/main.js"
+    "start": "node dist/main.js",
+    "build:web": "vite build web"
   },
   "dependencies": {
     "@platform/core": "*",

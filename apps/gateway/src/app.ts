@@ -25,6 +25,8 @@ export interface GatewayOptions {
   logger?: boolean;
   /** Where log lines go (default stdout): tests read them. */
   logStream?: NodeJS.WritableStream;
+  /** false: the API only, no web UIs (a tool reading the API description before they are built). */
+  web?: boolean;
 }
 
 /** Migrates the gateway's own schema and every service's (disabled ones too: a flag can flip). */
@@ -39,7 +41,7 @@ export async function migrateAll(db: PlatformDatabase, services: readonly Servic
  * effect at once; health, flags, OpenAPI, and the web UIs after all API routes.
  */
 export async function buildGateway(options: GatewayOptions): Promise<App> {
-  const { config, db, services, logger, logStream } = options;
+  const { config, db, services, logger, logStream, web = true } = options;
   await migrateAll(db, services);
   const defaults = new Map(services.map((s) => [s.name, !s.experimental]));
   const flags = await FeatureFlags.load(
@@ -53,7 +55,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
       logger === false
         ? false
         : { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
-    notFound: webFallback(config.publicDir, services, flags),
+    notFound: web ? webFallback(config.publicDir, services, flags) : undefined,
     timeouts: config.timeouts,
     trustProxy: config.trustProxy,
   });
@@ -148,6 +150,6 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     );
   }
 
-  await registerWeb(app, config.publicDir, services, flags);
+  if (web) await registerWeb(app, config.publicDir, services, flags);
   return app;
 }

@@ -21,7 +21,11 @@ import {
 export const GATEWAY_VARIABLES = [
   ...SERVER_VARIABLES,
   ...AUTH_VARIABLES,
-  { name: 'PUBLIC_DIR', default: 'apps/gateway/public', description: 'Folder of the dashboard' },
+  {
+    name: 'PUBLIC_DIR',
+    default: 'apps/gateway/web/dist',
+    description: 'Folder of the dashboard (built by `npm run build:web`)',
+  },
   {
     name: 'CORS_ORIGINS',
     default: '*',
@@ -88,7 +92,7 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
   return {
     ...serverConfig(env, 3000),
     auth: authSettings(env),
-    publicDir: resolve(envString(env, 'PUBLIC_DIR', resolve(__dirname, '..', 'public'))),
+    publicDir: resolve(envString(env, 'PUBLIC_DIR', resolve(__dirname, '..', 'web', 'dist'))),
     corsOrigins: envString(env, 'CORS_ORIGINS', '*'),
     healthTimeoutMs: envInt(env, 'HEALTH_TIMEOUT_MS', 2000, { min: 100, max: 60_000 }),
     proxyBodyLimit: envInt(env, 'PROXY_BODY_LIMIT', 64 * MiB, { min: 1024 }),

@@ -53,7 +53,7 @@ describe('feature flags', () => {
         p.startsWith('/api/v1/pulse'),
       ),
     ).toBe(false);
-    expect((await get('/pulse/')).body).toContain('<h1>Platform</h1>');
+    expect((await get('/pulse/')).body).toContain('<title>Platform</title>');
     expect((await get('/api/v1/features/pulse')).json().data).toMatchObject({
       enabled: false,
       source: 'env',

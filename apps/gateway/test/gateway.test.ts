@@ -59,15 +59,23 @@ describe('routing', () => {
     const service = await get('/pulse/some/client/route');
     expect(service.statusCode).toBe(200);
     expect(service.headers['content-type']).toMatch(/text\/html/);
-    expect(service.body).toContain('<h1>Analytics</h1>');
-    expect((await get('/pulse/')).body).toContain('<h1>Analytics</h1>');
+    expect(service.body).toContain('<title>Analytics · Platform</title>');
+    expect((await get('/pulse/')).body).toContain('<title>Analytics · Platform</title>');
     for (const url of ['/', '/somewhere/else', '/nowhere/x']) {
       const dashboard = await get(url);
       expect(dashboard.statusCode).toBe(200);
-      expect(dashboard.body).toContain('<h1>Platform</h1>');
+      expect(dashboard.body).toContain('<title>Platform</title>');
     }
-    const asset = await get('/dashboard.js');
-    expect(asset.headers['content-type']).toMatch(/javascript/);
+    // The built assets beside each index.html: the dashboard's under /assets, a service's under it.
+    for (const page of ['/', '/pulse/']) {
+      const script = /src="([^"]+\.js)"/.exec((await get(page)).body)![1];
+      expect(script.startsWith(page === '/' ? '/assets/' : '/pulse/assets/')).toBe(true);
+      const asset = await get(script);
+      expect([asset.statusCode, asset.headers['content-type']]).toEqual([
+        200,
+        expect.stringMatching(/javascript/),
+      ]);
+    }
   });
 
   it('allows only the configured origins when CORS_ORIGINS lists them', async () => {
@@ -177,7 +185,7 @@ describe('errors from services', () => {
       migrations: {},
       routes: [boomRoutes],
     }),
-    webRoot: join(__dirname, '..', 'public'),
+    webRoot: join(__dirname, '..', 'web', 'dist'),
   };
   async function boomRoutes(app: App) {
     app.get('/crash', { schema: { operationId: 'crash' } }, async () => {

@@ -53,7 +53,7 @@ it('forwards the prefix and every mount to the standalone sandbox, and gates the
   }
   // Pages of a disabled service fall through to the dashboard, as any unknown page does.
   expect((await call('GET', `/preview/${id}/__render/bundle.js`)).body).toContain(
-    '<h1>Platform</h1>',
+    '<title>Platform</title>',
   );
   await call('PUT', '/api/v1/features/stage', { enabled: true });
   expect((await call('GET', `/preview/${id}/__render/bundle.js`)).statusCode).toBe(200);

@@ -29,3 +29,4 @@ export const palette = defineService<PaletteDatabase>({
 });
 
 export default palette;
+export { DEFAULT_TOKENS, defaultTokensCss } from './domain/default-tokens.js';

@@ -1,3 +1,4 @@
 export * from './transport.js';
+export * from './http.js';
 export * from './client.js';
 export { OPERATIONS, type operations } from './generated/index.js';

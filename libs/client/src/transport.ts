@@ -1,5 +1,3 @@
-import { request as undiciRequest } from 'undici';
-
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
@@ -46,38 +44,6 @@ export function pathWithQuery(path: string, query: ApiRequest['query'] = {}): st
   }
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
-}
-
-export interface HttpTransportOptions {
-  /** Sent with every request, e.g. { 'x-api-key': ... }. */
-  headers?: Record<string, string>;
-  timeoutMs?: number;
-}
-
-export function httpTransport(baseUrl: string, options: HttpTransportOptions = {}): Transport {
-  const base = baseUrl.replace(/\/+$/, '');
-  const timeout = options.timeoutMs ?? 30_000;
-  return {
-    async send({ method, path, query, body }) {
-      let response;
-      try {
-        response = await undiciRequest(`${base}${pathWithQuery(path, query)}`, {
-          method,
-          headers: {
-            ...options.headers,
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
-        });
-      } catch (error) {
-        throw new ConnectionError(base, error);
-      }
-      const text = await response.body.text();
-      return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
-    },
-  };
 }
 
 interface Injectable {

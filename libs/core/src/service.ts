@@ -270,7 +270,7 @@ export function defineService<DB, Config = undefined>(
     version,
     defaultPort: definition.defaultPort,
     migrations: definition.migrations,
-    webRoot: join(definition.root, 'web'),
+    webRoot: join(definition.root, 'web', 'dist'),
     variables: definition.variables ?? [],
     config: definition.config ?? (() => undefined as Config),
     experimental: definition.experimental ?? false,

@@ -21,3 +21,12 @@ export {
   type Issued,
   type JsonResponse,
 } from './oidc.js';
+export {
+  launchBrowser,
+  openPage,
+  seriousViolations,
+  screenshot,
+  ARTIFACTS,
+  type WebPage,
+  type AxeViolation,
+} from './browser.js';

@@ -6,11 +6,7 @@
     <title>{{titleHtml}} · Platform</title>
   </head>
   <body>
-    <main>
-      <h1>{{titleHtml}}</h1>
-      <p>{{descriptionHtml}}. The full web UI is coming in its own issue.</p>
-      <p>API: <a href="/docs">reference</a> · <code>/api/v1/{{name}}</code></p>
-      <p><a href="/">Back to the dashboard</a></p>
-    </main>
+    <div id="root"></div>
+    <script type="module" src="./src/main.tsx"></script>
   </body>
 </html>

@@ -81,12 +81,17 @@ function ownPage(html: string, root: string, entry: string, version: number, css
 }
 
 function sendPage(reply: FastifyReply, status: number, type: string, body: string) {
-  return reply
-    .code(status)
-    .type(type)
-    .header('content-security-policy', PREVIEW_CSP)
-    .header('cache-control', 'no-cache')
-    .send(body);
+  return (
+    reply
+      .code(status)
+      .type(type)
+      .header('content-security-policy', PREVIEW_CSP)
+      // The page runs sandboxed (an opaque origin): to it, its own bundle is cross-origin. The files
+      // are served to whoever has the address already, so no origin is kept out by saying so.
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .header('cache-control', 'no-cache')
+      .send(body)
+  );
 }
 
 const notice = (reply: FastifyReply, status: number, message: string) =>

@@ -1,0 +1,29 @@
+import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import './billing.css';
+import { categories } from './categories';
+import { items } from './items';
+import { jobs } from './jobs';
+import { ReportsPage } from './reports';
+import { SyncPage } from './sync';
+
+mountApp({
+  service: 'billing',
+  title: 'Billing',
+  nav: [
+    { to: '/reports', label: 'Reports' },
+    { to: '/items', label: 'Items' },
+    { to: '/categories', label: 'Categories' },
+    { to: '/jobs', label: 'Sync jobs' },
+  ],
+  children: (
+    <Routes>
+      <Route index element={<Navigate to="/reports" replace />} />
+      <Route path="reports" element={<ReportsPage />} />
+      {resourceRoutes(items)}
+      {resourceRoutes(categories)}
+      <Route path="jobs/new" element={<SyncPage />} />
+      {resourceRoutes(jobs)}
+      <Route path="*" element={<Navigate to="/reports" replace />} />
+    </Routes>
+  ),
+});

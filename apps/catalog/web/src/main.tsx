@@ -1,0 +1,34 @@
+import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { apis } from './apis';
+import './catalog.css';
+import { GraphPage } from './graph';
+import { owners } from './owners';
+import { SearchPage } from './search';
+import { services } from './services';
+import { systems } from './systems';
+
+mountApp({
+  service: 'catalog',
+  title: 'Catalog',
+  nav: [
+    { to: '/services', label: 'Services' },
+    { to: '/systems', label: 'Systems' },
+    { to: '/owners', label: 'Owners' },
+    { to: '/apis', label: 'APIs' },
+    { to: '/graph', label: 'Dependency graph' },
+    { to: '/search', label: 'Search' },
+  ],
+  children: (
+    <Routes>
+      <Route index element={<Navigate to="/services" replace />} />
+      {resourceRoutes(services)}
+      {resourceRoutes(systems)}
+      {resourceRoutes(owners)}
+      {resourceRoutes(apis)}
+      <Route path="graph" element={<GraphPage />} />
+      <Route path="graph/:key" element={<GraphPage />} />
+      <Route path="search" element={<SearchPage />} />
+      <Route path="*" element={<Navigate to="/services" replace />} />
+    </Routes>
+  ),
+});

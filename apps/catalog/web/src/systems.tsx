@@ -1,0 +1,48 @@
+import { api, Card, formatDate, type DataOf, type ResourceSpec } from '@platform/ui';
+import { NameLink, RecordLinks, tagsOf } from './refs';
+
+type System = DataOf<'catalog.getSystem'>;
+
+/** The systems: list, detail with their services, create, edit, delete. */
+export const systems: ResourceSpec<System> = {
+  path: 'systems',
+  singular: 'system',
+  plural: 'systems',
+  key: (s) => s.id,
+  title: (s) => s.name,
+  list: (query) => api.catalog.listSystems({ query }) as Promise<System[]>,
+  get: (idOrName) => api.catalog.getSystem({ path: { idOrName } }),
+  create: (body) => api.catalog.createSystem({ body: body as { name: string } }) as Promise<System>,
+  update: (idOrName, body) => api.catalog.updateSystem({ path: { idOrName }, body }),
+  remove: (idOrName) => api.catalog.deleteSystem({ path: { idOrName } }),
+  description: 'Services that make up one product together.',
+  filters: [
+    { name: 'owner', label: 'Owner', type: 'text' },
+    { name: 'tag', label: 'Tag', type: 'text' },
+  ],
+  columns: [
+    { header: 'Name', cell: (s) => s.name },
+    { header: 'Owner', cell: (s) => s.owner ?? '—' },
+    { header: 'Description', cell: (s) => s.description ?? '—' },
+    { header: 'Tags', cell: (s) => tagsOf(s.tags) },
+  ],
+  fields: [
+    { name: 'name', label: 'Name', required: true },
+    { name: 'description', label: 'Description', kind: 'textarea' },
+    { name: 'owner', label: 'Owner', hint: 'The name of an existing group or user' },
+    { name: 'tags', label: 'Tags', kind: 'list' },
+  ],
+  details: (s) => [
+    ['Id', <code key="id">{s.id}</code>],
+    ['Description', s.description],
+    ['Owner', <NameLink key="owner" to="owners" name={s.owner} />],
+    ['Tags', tagsOf(s.tags)],
+    ['Created', formatDate(s.createdAt)],
+    ['Updated', formatDate(s.updatedAt)],
+  ],
+  more: (s) => (
+    <Card title="Services">
+      <RecordLinks to="services" records={s.services} empty={`No service belongs to ${s.name}.`} />
+    </Card>
+  ),
+};

@@ -1,0 +1,33 @@
+import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { AppPage, AppsPage } from './apps';
+import { ChannelFormPage } from './channel-form';
+import { channels } from './channels';
+import './communication.css';
+import { DeliveriesPage, DeliveryPage } from './deliveries';
+import { RegistrationEditPage } from './registrations';
+import { SendPage } from './send';
+
+mountApp({
+  service: 'communication',
+  title: 'Communication',
+  nav: [
+    { to: '/channels', label: 'Channels' },
+    { to: '/apps', label: 'Apps' },
+  ],
+  children: (
+    <Routes>
+      <Route index element={<Navigate to="/channels" replace />} />
+      {/* Before resourceRoutes: these forms win over its generic ones (config per provider). */}
+      <Route path="channels/new" element={<ChannelFormPage />} />
+      <Route path="channels/:key/edit" element={<ChannelFormPage editing />} />
+      {resourceRoutes(channels)}
+      <Route path="apps" element={<AppsPage />} />
+      <Route path="apps/:appId" element={<AppPage />} />
+      <Route path="apps/:appId/channels/:id/edit" element={<RegistrationEditPage />} />
+      <Route path="apps/:appId/send" element={<SendPage />} />
+      <Route path="apps/:appId/deliveries" element={<DeliveriesPage />} />
+      <Route path="apps/:appId/deliveries/:id" element={<DeliveryPage />} />
+      <Route path="*" element={<Navigate to="/channels" replace />} />
+    </Routes>
+  ),
+});

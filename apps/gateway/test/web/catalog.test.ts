@@ -1,0 +1,219 @@
+import type { Page } from 'playwright-core';
+import { expectCleanPage, webTest } from './harness';
+
+const web = webTest();
+
+/** Services web -> cart, web -> auth, cart -> db, checkout -> cart, in a system and a group. */
+async function seed() {
+  const { catalog } = web.client;
+  await catalog.createOwner({ body: { name: 'team-shop', email: 'shop@example.com' } });
+  await catalog.createSystem({ body: { name: 'shop', owner: 'team-shop', tags: ['retail'] } });
+  await catalog.createApi({
+    body: { name: 'cart-api', type: 'openapi', definition: 'openapi: 3.1.0' },
+  });
+  for (const name of ['db', 'auth', 'cart', 'web', 'checkout'])
+    await catalog.createService({
+      body: {
+        name,
+        system: 'shop',
+        owner: 'team-shop',
+        description: `The ${name} service`,
+        ...(name === 'cart' ? { providesApis: ['cart-api'], tags: ['payments'] } : {}),
+      },
+    });
+  for (const [from, to] of [
+    ['web', 'cart'],
+    ['web', 'auth'],
+    ['cart', 'db'],
+    ['checkout', 'cart'],
+  ])
+    await catalog.addDependency({ path: { idOrName: from }, body: { dependsOn: to } });
+}
+
+/** What the API says the graph around `name` is, both ways: node names and "a depends on b". */
+async function expected(name: string) {
+  const answers = await Promise.all(
+    (['down', 'up'] as const).map((direction) =>
+      web.client.catalog.getDependencyGraph({ path: { idOrName: name }, query: { direction } }),
+    ),
+  );
+  const names = new Map(answers.flatMap((a) => a.nodes.map((n) => [n.id, n.name] as const)));
+  const edges = new Set(
+    answers.flatMap((a) =>
+      a.edges.map((e) => `${names.get(e.from)} depends on ${names.get(e.to)}`),
+    ),
+  );
+  return { nodes: [...new Set(names.values())].sort(), edges: [...edges].sort() };
+}
+
+/** What the React Flow canvas draws: node labels and edge labels, once it has them all. */
+async function drawn(page: Page, count: { nodes: number; edges: number }) {
+  const nodes = page.locator('.react-flow__node');
+  const edges = page.locator('.react-flow__edge');
+  await page.waitForFunction(
+    ({ nodes, edges }) =>
+      document.querySelectorAll('.react-flow__node').length === nodes &&
+      document.querySelectorAll('.react-flow__edge').length === edges,
+    count,
+  );
+  return {
+    nodes: (await nodes.allTextContents()).sort(),
+    edges: (await edges.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).sort(),
+  };
+}
+
+const field = (page: Page, label: string) =>
+  page.locator('.ui-field', { has: page.getByLabel(label, { exact: true }) });
+
+describe('the catalog web UI', () => {
+  beforeAll(seed);
+
+  it('draws the dependency graph of real data, both ways, and re-roots it on a click', async () => {
+    const cart = await expected('cart');
+    expect(cart.nodes).toEqual(['cart', 'checkout', 'db', 'web']);
+    const webPage = await web.open('/catalog/graph/cart?direction=both&depth=all');
+    const { page } = webPage;
+    await page.getByRole('heading', { name: 'Dependency graph of cart' }).waitFor();
+    expect(await drawn(page, { nodes: 4, edges: 3 })).toEqual(cart);
+    await page.getByRole('application', { name: /Dependency graph of cart: 4 services/ }).waitFor();
+    // The same graph as text, for screen readers and keyboards.
+    const list = page.getByRole('table', { name: '4 services in the graph' });
+    await list.getByRole('row', { name: /db dependency, 1 step down/ }).waitFor();
+    await list.getByRole('row', { name: /web dependent, 1 step up/ }).waitFor();
+    await page.getByRole('table', { name: '3 dependencies in the graph' }).waitFor();
+    await expectCleanPage(webPage, 'catalog-graph');
+
+    await page.locator('.react-flow__node').filter({ hasText: 'web' }).getByRole('link').click();
+    await page.getByRole('heading', { name: 'Dependency graph of web' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/catalog/graph/web');
+    expect(await drawn(page, { nodes: 4, edges: 3 })).toEqual(await expected('web'));
+
+    await page.getByLabel('Direction').selectOption('up');
+    expect(await drawn(page, { nodes: 1, edges: 0 })).toEqual({ nodes: ['web'], edges: [] });
+    await page.getByRole('combobox', { name: 'Service', exact: true }).selectOption('db');
+    await page.getByLabel('Depth').selectOption('1');
+    await page.getByRole('heading', { name: 'Dependency graph of db' }).waitFor();
+    expect(await drawn(page, { nodes: 2, edges: 1 })).toEqual({
+      nodes: ['cart', 'db'],
+      edges: ['cart depends on db'],
+    });
+    expect(new URL(page.url()).search).toBe('?direction=up&depth=1');
+  });
+
+  it('creates, edits and deletes a service through its forms, errors beside their field', async () => {
+    const list = await web.open('/catalog/services');
+    const { page } = list;
+    await page.getByRole('link', { name: 'checkout' }).waitFor();
+    await expectCleanPage(list, 'catalog-services');
+    await page.getByRole('link', { name: 'New service' }).click();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('payments');
+    await page.getByLabel('Description').fill('Takes the money');
+    await page.getByLabel('System', { exact: true }).fill('nowhere');
+    await page.getByLabel('Tags').fill('money, core');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await field(page, 'System').getByText('Unknown system: nowhere').waitFor();
+    await expect(
+      page.getByLabel('System', { exact: true }).getAttribute('aria-invalid'),
+    ).resolves.toBe('true');
+    await expectCleanPage(list, 'catalog-service-form-invalid');
+
+    await page.getByLabel('System', { exact: true }).fill('shop');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'payments' }).waitFor();
+    const created = await web.client.catalog.getService({ path: { idOrName: 'payments' } });
+    expect(created).toMatchObject({ system: 'shop', tags: ['money', 'core'] });
+    expect(new URL(page.url()).pathname).toBe(`/catalog/services/${created.id}`);
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Description').fill('Takes and gives back the money');
+    await page.getByLabel('Lifecycle').fill('production');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Takes and gives back the money').waitFor();
+    expect(await web.client.catalog.getService({ path: { idOrName: created.id } })).toMatchObject({
+      description: 'Takes and gives back the money',
+      lifecycle: 'production',
+    });
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Services' }).waitFor();
+    await expect(
+      web.client.catalog.getService({ path: { idOrName: created.id } }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('adds and removes a dependency on a service page, and lists its dependents', async () => {
+    const detail = await web.open('/catalog/services/auth');
+    const { page } = detail;
+    const dependsOn = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Depends on' }),
+    });
+    const usedBy = page.locator('section', { has: page.getByRole('heading', { name: 'Used by' }) });
+    await usedBy.getByRole('link', { name: 'web' }).waitFor();
+    await dependsOn.getByText('auth depends on no service.').waitFor();
+    await page.getByLabel('Depends on').fill('db');
+    await page.getByRole('button', { name: 'Add dependency' }).click();
+    await dependsOn.getByRole('link', { name: 'db' }).waitFor();
+    const db = await web.client.catalog.getService({ path: { idOrName: 'db' } });
+    const auth = await web.client.catalog.getService({ path: { idOrName: 'auth' } });
+    expect(auth.dependencies).toEqual([db.id]);
+    await expectCleanPage(detail, 'catalog-service');
+
+    await page.getByLabel('Depends on').fill('ghost');
+    await page.getByRole('button', { name: 'Add dependency' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Service not found: ghost' }).waitFor();
+
+    await dependsOn.getByRole('button', { name: 'Remove db' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await dependsOn.getByText('auth depends on no service.').waitFor();
+    expect(
+      (await web.client.catalog.getService({ path: { idOrName: 'auth' } })).dependencies,
+    ).toEqual([]);
+  });
+
+  it("shows the API's NOT_FOUND on a detail page of a service that does not exist", async () => {
+    const { page } = await web.open('/catalog/services/no-such-service');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Service not found: no-such-service' })
+      .waitFor();
+    await page.getByRole('heading', { name: 'no-such-service' }).waitFor();
+  });
+
+  it('searches services, systems, owners and APIs, and links to each hit', async () => {
+    const search = await web.open('/catalog/search');
+    const { page } = search;
+    await page.getByText('Type a word to search for.').waitFor();
+    await page.getByLabel('Search the catalog').fill('cart');
+    const hits = page.getByRole('table', { name: 'Best matches for “cart”' });
+    await hits.getByRole('row', { name: /cart service name/ }).waitFor();
+    await hits.getByRole('row', { name: /cart-api api name-prefix/ }).waitFor();
+    await page.getByLabel('Kind').selectOption('api');
+    await hits.getByRole('row').nth(1).filter({ hasText: 'cart-api' }).waitFor();
+    await expect(hits.getByRole('row').count()).resolves.toBe(2);
+    expect(new URL(page.url()).search).toBe('?q=cart&kind=api');
+    await expectCleanPage(search, 'catalog-search');
+    await hits.getByRole('link', { name: 'cart-api' }).click();
+    await page.getByRole('heading', { name: 'cart-api' }).waitFor();
+    await page.getByText('openapi: 3.1.0').waitFor();
+    await page.getByRole('link', { name: 'cart' }).waitFor(); // provided by
+  });
+
+  const pages: [string, string][] = [
+    ['/catalog/systems', 'shop'],
+    ['/catalog/systems/shop', 'checkout'],
+    ['/catalog/systems/new', 'Create'],
+    ['/catalog/owners?kind=group', 'team-shop'],
+    ['/catalog/owners/team-shop', 'shop@example.com'],
+    ['/catalog/owners/team-shop/edit', 'Save'],
+    ['/catalog/apis', 'cart-api'],
+    ['/catalog/apis/cart-api', 'openapi: 3.1.0'],
+    ['/catalog/apis/new', 'Create'],
+    ['/catalog/graph', 'Choose a service to see its dependency graph.'],
+  ];
+  it.each(pages)('has a clean page at %s', async (path, text) => {
+    const opened = await web.open(path);
+    await opened.page.getByText(text, { exact: true }).first().waitFor();
+    await expectCleanPage(opened, `catalog${path.replace(/[/?=]/g, '-')}`);
+  });
+});

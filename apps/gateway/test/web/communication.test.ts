@@ -1,0 +1,139 @@
+import { expectCleanPage, expectRows, webTest } from './harness';
+
+const web = webTest();
+
+describe('the communication web UI', () => {
+  it('creates, edits and deletes a webhook channel, its secret a reference', async () => {
+    const form = await web.open('/communication/channels/new');
+    const { page } = form;
+    await expectCleanPage(form, 'communication-channel-new');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('.ui-field-error', { hasText: 'Channel name is required' }).waitFor();
+
+    await page.getByLabel('Name').fill('ops-hook');
+    await page.getByLabel('Provider').selectOption('webhook');
+    await page.getByLabel('Webhook URL').fill('https://hooks.example.com/in');
+    // Without authentication a literal secret cannot be stored: the API says so beside it.
+    await page.getByLabel('Signing secret').fill('a-literal-secret-value');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const secret = page.locator('.ui-field', { has: page.getByLabel('Signing secret') });
+    await secret.locator('.ui-field-error', { hasText: 'env:CHANNEL_' }).waitFor();
+    await page.getByLabel('Signing secret').fill('env:CHANNEL_HOOK_SECRET');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'ops-hook' }).waitFor();
+    await page.getByText('env:CHANNEL_HOOK_SECRET').waitFor();
+    await expectCleanPage(form, 'communication-channel');
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit ops-hook' }).waitFor();
+    await expectCleanPage(form, 'communication-channel-edit');
+    await page.getByLabel('Description').fill('Incidents to the on-call tool');
+    await page.getByLabel('Status').selectOption('disabled');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Incidents to the on-call tool').waitFor();
+    expect(await web.client.communication.getChannel({ path: { id: 'ops-hook' } })).toMatchObject({
+      status: 'disabled',
+      description: 'Incidents to the on-call tool',
+      config: { url: 'https://hooks.example.com/in', secret: 'env:CHANNEL_HOOK_SECRET' },
+    });
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Delete channel ops-hook?').waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Channels' }).waitFor();
+    await expect(web.client.communication.listChannels()).resolves.toEqual([]);
+  });
+
+  it('registers an app on a channel, disables, edits and deletes the registration', async () => {
+    await web.client.communication.createChannel({ body: { name: 'team-log', provider: 'log' } });
+    const session = await web.client.stage.createSession();
+    const app = await web.client.stage.createApp({ body: { sessionId: session.id, name: 'crm' } });
+    const picker = await web.open('/communication/apps');
+    const { page } = picker;
+    await expectCleanPage(picker, 'communication-apps');
+    // A published sandbox app is offered; any other id can be typed.
+    await page.getByLabel('Sandbox app').selectOption({ label: `crm (${app.sid})` });
+    await expect(page.getByLabel('App id').inputValue()).resolves.toBe(app.sid);
+    await page.getByLabel('App id').fill('crm.app');
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('heading', { name: 'App crm.app' }).waitFor();
+
+    await page.getByLabel('Target').fill('#sales');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('cell', { name: '#sales' }).waitFor();
+    await expectCleanPage(picker, 'communication-app');
+    await page.getByRole('button', { name: 'Disable team-log' }).click();
+    await page.getByRole('button', { name: 'Enable team-log' }).waitFor();
+    const path = { appId: 'crm.app', id: 'team-log' };
+    await expect(web.client.communication.getRegistration({ path })).resolves.toMatchObject({
+      enabled: false,
+    });
+
+    await page.getByRole('link', { name: 'Edit team-log' }).click();
+    await page.getByRole('heading', { name: 'Edit crm.app on team-log' }).waitFor();
+    await expectCleanPage(picker, 'communication-registration-edit');
+    await page.getByLabel('Target').fill('#sales-eu');
+    await page.getByLabel('Metadata').fill('{"region": "eu"}');
+    await page.getByLabel('Enabled').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: '#sales-eu' }).waitFor();
+    await expect(web.client.communication.getRegistration({ path })).resolves.toMatchObject({
+      enabled: true,
+      target: '#sales-eu',
+      metadata: { region: 'eu' },
+    });
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('This app is registered on no channel').waitFor();
+    await expect(
+      web.client.communication.listRegistrations({ path: { appId: 'crm.app' } }),
+    ).resolves.toEqual([]);
+  });
+
+  it('sends a message and follows its delivery until it is sent', async () => {
+    await web.client.communication.createChannel({ body: { name: 'audit-log', provider: 'log' } });
+    await web.client.communication.createRegistration({
+      path: { appId: 'shop' },
+      body: { channelId: 'audit-log', target: 'ops' },
+    });
+    const form = await web.open('/communication/apps/shop/send');
+    const { page } = form;
+    await expectCleanPage(form, 'communication-send');
+    await page.getByLabel('Subject').fill('Order 42');
+    await page.getByLabel('Text').fill('Order 42 was paid.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('heading', { name: /^Delivery dl_/ }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Sent' }).waitFor();
+    await page.getByRole('cell', { name: 'sent', exact: true }).waitFor();
+    await expectCleanPage(form, 'communication-delivery');
+
+    await page.getByRole('link', { name: 'Deliveries of shop' }).click();
+    await expectRows(page, 1);
+    await expectCleanPage(form, 'communication-deliveries');
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByText('No deliveries match.').waitFor();
+    const [delivery] = await web.client.communication.listDeliveries({ path: { appId: 'shop' } });
+    expect(delivery).toMatchObject({ status: 'sent', subject: 'Order 42', target: 'ops' });
+  });
+
+  it('lists channels by status, and shows a missing one as the API says', async () => {
+    await web.client.communication.createChannel({ body: { name: 'night-log', provider: 'log' } });
+    await web.client.communication.updateChannel({
+      path: { id: 'night-log' },
+      body: { status: 'disabled' },
+    });
+    const list = await web.open('/communication/channels?status=disabled');
+    await list.page.getByRole('link', { name: 'night-log' }).waitFor();
+    await expectRows(list.page, 1);
+    await expectCleanPage(list, 'communication-channels');
+
+    const missing = await web.open('/communication/channels/nope');
+    await missing.page
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
+    expect(missing.errors).toEqual([]);
+  });
+});

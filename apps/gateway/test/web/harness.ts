@@ -1,0 +1,89 @@
+import { createClient, httpTransport, type PlatformClient } from '@platform/client';
+import {
+  launchBrowser,
+  listen,
+  openPage,
+  screenshot,
+  seriousViolations,
+  type WebPage,
+} from '@platform/testing';
+import type { Browser, Page } from 'playwright-core';
+import { gatewayUnderTest, type GatewayUnderTest } from '../helpers';
+
+/**
+ * The whole platform for a web UI's browser test: the gateway (every service in-process, the
+ * built web UIs) listening on a free port of a fresh database, a typed client to seed it with,
+ * and headless Chromium. One per test file: `const web = webTest()` at the top.
+ */
+export function webTest(env: Record<string, string> = {}) {
+  const state = {} as {
+    gw: GatewayUnderTest;
+    url: string;
+    client: PlatformClient;
+    browser: Browser;
+  };
+  const opened: WebPage[] = [];
+  beforeAll(async () => {
+    state.gw = await gatewayUnderTest(env);
+    state.url = await listen(state.gw.app);
+    state.client = createClient(httpTransport(state.url));
+    state.browser = await launchBrowser();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((p) => p.close()));
+  });
+  afterAll(async () => {
+    await state.browser?.close();
+    await state.gw?.close();
+  });
+  return {
+    get url() {
+      return state.url;
+    },
+    get client() {
+      return state.client;
+    },
+    get gw() {
+      return state.gw;
+    },
+    /** A fresh page (light unless asked) at `path`, once its main heading is there. */
+    async open(path: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<WebPage> {
+      const web = await openPage(state.browser, state.url, options);
+      opened.push(web);
+      await web.page.goto(path);
+      await web.page.locator('main h1').first().waitFor();
+      return web;
+    },
+  };
+}
+
+/**
+ * What every page must be: no console errors, no failed requests, no serious or critical axe
+ * violation, in light and in dark; a screenshot of each saved as an artifact.
+ */
+export async function expectCleanPage(web: WebPage, name: string) {
+  const { page } = web;
+  await page.waitForLoadState('networkidle');
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    expect({ theme, violations: await seriousViolations(page) }).toEqual({ theme, violations: [] });
+    await screenshot(page, `${name}-${theme}`);
+  }
+  expect(web.errors).toEqual([]);
+  expect(web.failures).toEqual([]);
+}
+
+/** Waits until the page's table shows `count` rows of a settled answer (not the previous page's). */
+export async function expectRows(page: Page, count: number) {
+  await page.waitForFunction(
+    (n) =>
+      !document.querySelector('[aria-busy="true"]') &&
+      document.querySelectorAll('main tbody tr').length === n,
+    count,
+  );
+}
+
+/** The theme the shell's selector sets (`data-theme` on <html>). */
+export async function setTheme(page: Page, theme: 'light' | 'dark' | 'system') {
+  await page.getByLabel('Theme').selectOption(theme);
+}

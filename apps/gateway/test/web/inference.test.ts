@@ -1,0 +1,152 @@
+import { expectCleanPage, webTest } from './harness';
+
+const web = webTest();
+
+/** The console line Chromium writes for an answer of 4xx the test asked for. */
+const only4xx = (errors: string[]) => errors.filter((e) => !/status of 4\d\d/.test(e));
+
+describe('the inference playground', () => {
+  it('streams a reply from the mock provider, then its usage', async () => {
+    const webPage = await web.open('/inference/playground');
+    const { page } = webPage;
+    await page.getByLabel('Model name').fill('mock-1');
+    await page.getByLabel('System prompt').fill('Answer briefly.');
+    await page.getByLabel('Message').fill('hello stream');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('Mock answer to: hello stream').waitFor();
+    await log.getByText(/\d+ input tokens · 5 output tokens/).waitFor();
+    await expect(page.getByLabel('Message').inputValue()).resolves.toBe('');
+    await expectCleanPage(webPage, 'inference-playground');
+
+    // The second turn carries the first: a conversation.
+    await page.getByLabel('Message').fill('and again');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await log.getByText('Mock answer to: and again').waitFor();
+    await expect(log.getByText(/output tokens/).count()).resolves.toBe(2);
+  });
+
+  it('shows a refusal beside its field, and stops a stream that does not end', async () => {
+    const webPage = await web.open('/inference/playground');
+    const { page } = webPage;
+    await page.getByLabel('Message').fill('no model');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const field = page.locator('.ui-field', { has: page.getByLabel('Model name') });
+    await field.getByText('model is required').waitFor();
+    await expect(page.getByLabel('Model name').getAttribute('aria-invalid')).resolves.toBe('true');
+    expect(only4xx(webPage.errors)).toEqual([]);
+
+    await page.route('**/api/v1/inference/chat/stream', () => undefined); // never answers
+    await page.getByLabel('Model name').fill('mock-1');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('log').getByText('Stopped').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).waitFor();
+  });
+});
+
+describe('inference usage', () => {
+  it('shows the calls made: totals, charts, a table row and its detail page', async () => {
+    await web.client.inference.chat({
+      body: { model: 'mock-1', messages: [{ role: 'user', content: 'counted' }] },
+    });
+    const webPage = await web.open('/inference/usage');
+    const { page } = webPage;
+    await page.getByRole('img', { name: 'Requests and errors over time' }).waitFor();
+    await page
+      .getByRole('img', { name: 'Tokens by model' })
+      .locator('.recharts-bar-rectangle')
+      .first()
+      .waitFor();
+    const summary = page.getByLabel('Summary');
+    const usage = await web.client.inference.getUsage({});
+    await summary.getByText(String(usage.summary.totalRequests), { exact: true }).first().waitFor();
+    const rows = page.getByRole('row').filter({ hasText: 'mock-1' });
+    await expect(rows.count()).resolves.toBe(usage.requests.length);
+    await expectCleanPage(webPage, 'inference-usage');
+
+    await page.getByRole('combobox', { name: /^Provider/ }).selectOption('mock');
+    await page.waitForURL(/provider=mock/);
+    await rows.first().getByRole('link').first().click();
+    await page.getByRole('heading', { name: /request to mock-1/ }).waitFor();
+    await page.getByText(usage.requests[0].id).waitFor();
+    await expectCleanPage(webPage, 'inference-request');
+  });
+
+  it('says NOT_FOUND for a request that does not exist', async () => {
+    const webPage = await web.open('/inference/requests/no-such-request');
+    await webPage.page
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
+    expect(only4xx(webPage.errors)).toEqual([]);
+  });
+});
+
+describe('inference providers and models', () => {
+  it('creates, edits and deletes a provider through the forms', async () => {
+    const webPage = await web.open('/inference/providers');
+    const { page } = webPage;
+    await page.getByRole('cell', { name: 'mock', exact: true }).first().waitFor();
+    await expectCleanPage(webPage, 'inference-providers');
+
+    await page.getByRole('link', { name: 'New provider' }).click();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('OpenAI main');
+    await page.getByLabel('Type').selectOption('openai');
+    await page.getByRole('textbox', { name: 'Default model' }).fill('gpt-4o-mini');
+    await page.getByLabel('Key variable').fill('MY_SECRET');
+    await expectCleanPage(webPage, 'inference-provider-new');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const envField = page.locator('.ui-field', { has: page.getByLabel('Key variable') });
+    await envField.getByText(/envVar must be one of/).waitFor();
+    expect(only4xx(webPage.errors)).toEqual([]);
+    webPage.errors.length = 0;
+
+    await page.getByLabel('Key variable').fill('OPENAI_API_KEY');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'OpenAI main' }).waitFor();
+    await page.getByText('The official API').waitFor();
+    await expectCleanPage(webPage, 'inference-provider');
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('textbox', { name: 'Default model' }).fill('gpt-4.1');
+    await expectCleanPage(webPage, 'inference-provider-edit');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'OpenAI main' }).waitFor();
+    await page.getByText('gpt-4.1', { exact: true }).waitFor();
+    const saved = await web.client.inference.getProvider({ path: { idOrName: 'OpenAI main' } });
+    expect(saved).toMatchObject({
+      type: 'openai',
+      defaultModel: 'gpt-4.1',
+      envVar: 'OPENAI_API_KEY',
+    });
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('heading', { name: 'Providers' }).waitFor();
+    await expect(
+      web.client.inference.getProvider({ path: { idOrName: saved.id } }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('syncs the models and filters them by provider', async () => {
+    const webPage = await web.open('/inference/models');
+    const { page } = webPage;
+    await page.getByRole('button', { name: 'Sync models' }).click();
+    await page.getByText(/mock: 4 models/).waitFor();
+    await page.getByRole('cell', { name: 'mock-1', exact: true }).waitFor();
+    await page.getByRole('combobox', { name: /^Provider/ }).selectOption('mock');
+    await page.waitForURL(/provider=mock/);
+    await expect(page.getByRole('row').count()).resolves.toBe(5);
+    await expectCleanPage(webPage, 'inference-models');
+
+    // Synced models are offered in the playground, and the provider's page lists them.
+    const playground = await web.open('/inference/playground');
+    await playground.page
+      .getByRole('option', { name: 'mock-1 (mock)' })
+      .waitFor({ state: 'attached' });
+    const detail = await web.open('/inference/providers/mock');
+    await detail.page.getByRole('cell', { name: 'mock-embed-1' }).waitFor();
+    await expectCleanPage(detail, 'inference-provider-mock');
+  });
+});

@@ -1,0 +1,100 @@
+import {
+  api,
+  formatDate,
+  Link,
+  Status,
+  useSearchParams,
+  type ArgsOf,
+  type DataOf,
+  type ResourceSpec,
+} from '@platform/ui';
+import { Branches } from './branches';
+import { Commits } from './commits';
+import { Pulls } from './pulls';
+
+export type Repo = DataOf<'git.getRepo'>;
+type RepoInput = ArgsOf<'git.connectRepo'>['body'];
+
+const TABS = [
+  ['branches', 'Branches'],
+  ['commits', 'Commits'],
+  ['pulls', 'Pull requests'],
+] as const;
+
+/** A repository's branches, commits and pull requests, one tab at a time (kept in the URL). */
+function RepoViews({ repo }: { repo: Repo }) {
+  const [params] = useSearchParams();
+  const tab = params.get('tab') ?? 'branches';
+  return (
+    <>
+      <nav className="ui-tabs git-tabs" aria-label="Repository views">
+        {TABS.map(([name, label]) => (
+          <Link key={name} to={`?tab=${name}`} aria-current={tab === name ? 'page' : undefined}>
+            {label}
+          </Link>
+        ))}
+      </nav>
+      {tab === 'commits' ? (
+        <Commits repo={repo} />
+      ) : tab === 'pulls' ? (
+        <Pulls repo={repo} />
+      ) : (
+        <Branches repo={repo} />
+      )}
+    </>
+  );
+}
+
+/** Connected repositories: list, detail (branches, commits, pull requests), connect, disconnect. */
+export const repos: ResourceSpec<Repo> = {
+  path: 'repos',
+  singular: 'repository',
+  plural: 'repositories',
+  key: (r) => r.id,
+  title: (r) => r.fullName,
+  list: (query) => api.git.listRepos({ query }),
+  get: (idOrName) => api.git.getRepo({ path: { idOrName } }),
+  create: (body) => api.git.connectRepo({ body: body as RepoInput }),
+  remove: (idOrName) => api.git.deleteRepo({ path: { idOrName } }),
+  description:
+    'Repositories connected through a provider, newest first. Deleting one disconnects it; its data stays.',
+  filters: [{ name: 'providerId', label: 'Provider id', type: 'text' }],
+  columns: [
+    { header: 'Repository', cell: (r) => r.fullName },
+    { header: 'Default branch', cell: (r) => r.defaultBranch },
+    { header: 'Status', cell: (r) => <Status value={r.status} /> },
+    { header: 'Private', cell: (r) => (r.private ? 'Yes' : 'No') },
+    { header: 'Connected', cell: (r) => formatDate(r.created) },
+  ],
+  fields: [
+    {
+      name: 'providerId',
+      label: 'Provider',
+      required: true,
+      hint: 'The name or id of a git provider',
+    },
+    { name: 'owner', label: 'Owner', required: true },
+    { name: 'repoName', label: 'Repository name', required: true },
+    {
+      name: 'user',
+      label: 'User',
+      hint: 'GitHub: whose delegated token acts (required); local: the commit author email',
+    },
+  ],
+  details: (r) => [
+    ['Id', <code key="id">{r.id}</code>],
+    [
+      'Provider',
+      <Link key="p" to={`/providers/${r.providerId}`}>
+        {r.providerId}
+      </Link>,
+    ],
+    ['Default branch', r.defaultBranch],
+    ['Status', <Status key="s" value={r.status} />],
+    ['Private', r.private ? 'Yes' : 'No'],
+    ['On the web', r.htmlUrl && <a href={r.htmlUrl}>{r.htmlUrl}</a>],
+    ['Connected by', r.connectedBy],
+    ['Connected', formatDate(r.created)],
+  ],
+  more: (r) => <RepoViews repo={r} />,
+};

@@ -1,0 +1,3 @@
+import { webConfig } from '../../../libs/ui/vite.config.mjs';
+
+export default webConfig('git');

@@ -1,0 +1,28 @@
+import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import './inference.css';
+import { ModelsPage } from './models';
+import { PlaygroundPage } from './playground';
+import { providers } from './providers';
+import { RequestPage } from './request';
+import { UsagePage } from './usage';
+
+mountApp({
+  service: 'inference',
+  title: 'Inference',
+  nav: [
+    { to: '/playground', label: 'Playground' },
+    { to: '/usage', label: 'Usage' },
+    { to: '/providers', label: 'Providers' },
+    { to: '/models', label: 'Models' },
+  ],
+  children: (
+    <Routes>
+      <Route index element={<Navigate to="/playground" replace />} />
+      <Route path="playground" element={<PlaygroundPage />} />
+      <Route path="usage" element={<UsagePage />} />
+      <Route path="requests/:id" element={<RequestPage />} />
+      <Route path="models" element={<ModelsPage />} />
+      {resourceRoutes(providers)}
+    </Routes>
+  ),
+});

@@ -1,0 +1,136 @@
+import {
+  api,
+  Card,
+  DataTable,
+  ErrorBanner,
+  FilterBar,
+  FilterSelect,
+  formatDate,
+  keepPreviousData,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  useListParams,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type DataOf,
+} from '@platform/ui';
+
+type Model = DataOf<'inference.listModels'>[number];
+type SyncResult = DataOf<'inference.syncModels'>[number];
+
+export const useProviders = () =>
+  useQuery({
+    queryKey: ['providers', 'list', 'all'],
+    queryFn: () => api.inference.listProviders({ query: { limit: 1000 } }),
+  });
+
+/** "Sync models" from each provider's model list (or one's), and what each answered. */
+function SyncModels({ provider }: { provider?: string }) {
+  const queryClient = useQueryClient();
+  const sync = useMutation({
+    mutationFn: () => api.inference.syncModels({ body: provider ? { provider } : {} }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['models'] }),
+  });
+  return (
+    <div className="inference-sync">
+      <button
+        type="button"
+        className="ui-button"
+        disabled={sync.isPending}
+        onClick={() => sync.mutate()}
+      >
+        {sync.isPending ? 'Syncing…' : 'Sync models'}
+      </button>
+      <ErrorBanner error={sync.error} />
+      {sync.data && (
+        <Notice>
+          {sync.data.map((r: SyncResult) => (
+            <span key={r.provider} className="inference-sync-row">
+              {r.error
+                ? `${r.provider}: ${r.error}`
+                : `${r.provider}: ${r.models} models, ${r.added} new`}
+            </span>
+          ))}
+        </Notice>
+      )}
+    </div>
+  );
+}
+
+const columns = [
+  { header: 'Model', cell: (m: Model) => <code>{m.name}</code> },
+  { header: 'Provider', cell: (m: Model) => m.provider },
+  { header: 'Synced', cell: (m: Model) => formatDate(m.created) },
+];
+
+/** Every synced model, filtered by provider, paged. */
+export function ModelsPage() {
+  const params = useListParams({ limit: 50 });
+  const providers = useProviders();
+  const models = useQuery({
+    queryKey: ['models', params.query],
+    queryFn: () => api.inference.listModels({ query: params.query }),
+    placeholderData: keepPreviousData,
+  });
+  const provider = params.get('provider');
+  return (
+    <>
+      <PageHeader title="Models" actions={<SyncModels provider={provider || undefined} />}>
+        The models each provider offers, as last synced from its model list.
+      </PageHeader>
+      <FilterBar>
+        <FilterSelect
+          label="Provider"
+          value={provider}
+          onChange={(v) => params.set('provider', v)}
+          options={(providers.data ?? []).map((p) => p.name)}
+        />
+      </FilterBar>
+      <ErrorBanner error={models.error ?? providers.error} />
+      {models.isPending ? (
+        <Loading />
+      ) : (
+        <>
+          <DataTable
+            rows={models.data ?? []}
+            columns={columns}
+            rowKey={(m) => `${m.providerId}/${m.name}`}
+            empty="No models synced yet: sync them from the providers."
+          />
+          <Pager
+            limit={params.limit}
+            offset={params.offset}
+            count={models.data?.length ?? 0}
+            onOffset={(o) => params.set('offset', String(o))}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+/** A provider's synced models, on its page. */
+export function ProviderModels({ provider }: { provider: string }) {
+  const models = useQuery({
+    queryKey: ['models', { provider, limit: 1000 }],
+    queryFn: () => api.inference.listModels({ query: { provider, limit: 1000 } }),
+  });
+  return (
+    <Card title="Models" actions={<SyncModels provider={provider} />}>
+      <ErrorBanner error={models.error} />
+      {models.isPending ? (
+        <Loading />
+      ) : (
+        <DataTable
+          rows={models.data ?? []}
+          columns={columns.filter((c) => c.header !== 'Provider')}
+          rowKey={(m) => m.name}
+          empty="No models synced yet."
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,106 @@
+import {
+  api,
+  ConfirmButton,
+  DataTable,
+  ErrorBanner,
+  FilterBar,
+  FilterInput,
+  FilterSelect,
+  formatDate,
+  keepPreviousData,
+  Loading,
+  PageHeader,
+  Pager,
+  Status,
+  useListParams,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type DataOf,
+} from '@platform/ui';
+
+type Session = DataOf<'passport.listSessions'>[number];
+
+function EndSession({ session }: { session: Session }) {
+  const queryClient = useQueryClient();
+  const end = useMutation({
+    mutationFn: () => api.passport.deleteSession({ path: { id: session.id } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
+  });
+  if (!session.active)
+    return <span className="ui-muted">Ended {formatDate(session.revokedAt)}</span>;
+  return (
+    <>
+      <ConfirmButton
+        label={`End session of ${session.email}`}
+        confirmLabel="End session"
+        question={`End this session of ${session.email} now? They will have to sign in again.`}
+        onConfirm={() => end.mutate()}
+        pending={end.isPending}
+      />
+      <ErrorBanner error={end.error} />
+    </>
+  );
+}
+
+/** Sign-in sessions, newest first: admins see all, a person their own; each can be ended. */
+export function SessionsPage() {
+  const params = useListParams();
+  const query = { ...params.query } as Record<string, string | number | boolean>;
+  if (query.active !== undefined) query.active = query.active === 'true';
+  const sessions = useQuery({
+    queryKey: ['sessions', query],
+    queryFn: () => api.passport.listSessions({ query }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <>
+      <PageHeader title="Sessions">
+        Sign-in sessions, newest first. Ending one signs that browser out at once.
+      </PageHeader>
+      <FilterBar>
+        <FilterInput
+          label="Email"
+          value={params.get('email')}
+          onChange={(v) => params.set('email', v)}
+        />
+        <FilterSelect
+          label="State"
+          value={params.get('active')}
+          onChange={(v) => params.set('active', v)}
+          options={[
+            { value: 'true', label: 'Active' },
+            { value: 'false', label: 'Ended' },
+          ]}
+        />
+      </FilterBar>
+      <ErrorBanner error={sessions.error} />
+      {sessions.isPending ? (
+        <Loading />
+      ) : (
+        <>
+          <DataTable
+            rows={sessions.data ?? []}
+            rowKey={(s) => s.id}
+            empty="No sessions match: nobody signed in (authentication may be off)."
+            columns={[
+              { header: 'Email', cell: (s) => s.email },
+              { header: 'Name', cell: (s) => s.name },
+              { header: 'State', cell: (s) => <Status value={s.active ? 'active' : 'ended'} /> },
+              { header: 'Signed in', cell: (s) => formatDate(s.createdAt) },
+              { header: 'Last seen', cell: (s) => formatDate(s.lastSeenAt) },
+              { header: 'Expires', cell: (s) => formatDate(s.expiresAt) },
+              { header: 'Actions', cell: (s) => <EndSession session={s} /> },
+            ]}
+          />
+          <Pager
+            limit={params.limit}
+            offset={params.offset}
+            count={sessions.data?.length ?? 0}
+            onOffset={(o) => params.set('offset', String(o))}
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+import {
+  api,
+  Card,
+  Details,
+  ErrorBanner,
+  Form,
+  formatDate,
+  JsonBlock,
+  Link,
+  TextField,
+  useMutation,
+  useNavigate,
+  useQueryClient,
+  type DataOf,
+  type ResourceSpec,
+} from '@platform/ui';
+import { useState } from 'react';
+
+type App = DataOf<'stage.getApp'>;
+
+/** Where the app lives: its page, its session, its runs; publish another session; the studio. */
+function AppMore({ app }: { app: App }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [sessionId, setSessionId] = useState('');
+  const publish = useMutation({
+    mutationFn: () =>
+      api.stage.publishApp({ path: { sid: app.sid }, body: { sessionId: sessionId.trim() } }),
+    onSuccess: async () => {
+      setSessionId('');
+      await queryClient.invalidateQueries({ queryKey: ['apps'] });
+    },
+  });
+  const studio = useMutation({
+    mutationFn: () => api.stage.createStudioSession({ body: { appSid: app.sid } }),
+    onSuccess: (session) => navigate(`/sessions/${session.id}`),
+  });
+  return (
+    <div className="ui-grid">
+      <Card
+        title="Published"
+        actions={
+          <>
+            <Link className="ui-button" to={`/apps/${app.sid}/runs`}>
+              Workflow runs
+            </Link>
+            <button
+              type="button"
+              className="ui-button"
+              disabled={studio.isPending}
+              onClick={() => studio.mutate()}
+            >
+              Edit in a studio session
+            </button>
+          </>
+        }
+      >
+        <ErrorBanner error={studio.error} />
+        <Details
+          items={[
+            [
+              'Page',
+              <a key="url" href={app.url}>
+                {app.url}
+              </a>,
+            ],
+            [
+              'Session',
+              <Link key="s" to={`/sessions/${app.sessionId}`}>
+                {app.sessionId}
+              </Link>,
+            ],
+            ['Published', formatDate(app.publishedAt)],
+            [
+              'Repository',
+              app.repository ? (
+                <a key="r" href={app.repository.url}>
+                  {app.repository.fullName}
+                </a>
+              ) : null,
+            ],
+          ]}
+        />
+        <Form
+          label="Publish a session"
+          submitLabel="Publish"
+          onSubmit={() => publish.mutate()}
+          error={publish.error}
+          pending={publish.isPending}
+        >
+          <TextField
+            label="Session to serve"
+            name="sessionId"
+            value={sessionId}
+            onChange={setSessionId}
+            hint="The app serves this session's files from now on"
+          />
+        </Form>
+      </Card>
+      <Card title="Config">
+        <JsonBlock value={app.config} label="Config" />
+      </Card>
+    </div>
+  );
+}
+
+/** Published apps: each serves one session at /app/<sid>/, with its workflows' runs. */
+export const apps: ResourceSpec<App> = {
+  path: 'apps',
+  singular: 'app',
+  plural: 'apps',
+  description: 'Published apps: each serves one session at /app/<sid>/.',
+  key: (app) => app.sid,
+  title: (app) => app.title ?? app.name,
+  list: (query) => api.stage.listApps({ query }),
+  get: (sid) => api.stage.getApp({ path: { sid } }),
+  create: (body) => api.stage.createApp({ body: body as { sessionId: string; name: string } }),
+  update: (sid, body) => api.stage.updateApp({ path: { sid }, body }),
+  remove: (sid) => api.stage.deleteApp({ path: { sid } }),
+  filters: [
+    { name: 'name', label: 'Name contains' },
+    { name: 'sessionId', label: 'Session' },
+  ],
+  columns: [
+    { header: 'Name', cell: (app) => app.name },
+    { header: 'Title', cell: (app) => app.title ?? '—' },
+    { header: 'Sid', cell: (app) => <code>{app.sid}</code> },
+    { header: 'Session', cell: (app) => <code>{app.sessionId}</code> },
+    { header: 'Published', cell: (app) => formatDate(app.publishedAt) },
+  ],
+  fields: [
+    {
+      name: 'sessionId',
+      label: 'Session',
+      required: true,
+      createOnly: true,
+      hint: 'The session it serves',
+    },
+    { name: 'name', label: 'Name', required: true },
+    { name: 'title', label: 'Title' },
+    { name: 'description', label: 'Description', kind: 'textarea' },
+    { name: 'config', label: 'Config', kind: 'json' },
+  ],
+  details: (app) => [
+    ['Sid', <code key="sid">{app.sid}</code>],
+    ['Name', app.name],
+    ['Description', app.description],
+    ['Created', formatDate(app.createdAt)],
+    ['Updated', formatDate(app.updatedAt)],
+  ],
+  more: (app) => <AppMore app={app} />,
+};

@@ -1,0 +1,92 @@
+import { Card, Empty, formatDate, type DataOf } from '@platform/ui';
+
+type Render = DataOf<'stage.getStatus'>['render'];
+
+const RENDERABLE = /\.(tsx?|jsx?|mjs)$/;
+
+/** The file to render: the last entry, else a main or index file, else the first script. */
+export function defaultEntry(render: Render, paths: readonly string[]): string | null {
+  if (render.entry && paths.includes(render.entry)) return render.entry;
+  const scripts = paths.filter((p) => RENDERABLE.test(p) && !p.startsWith('/app/api/'));
+  return (
+    scripts.find((p) => /\/main\.[jt]sx?$/.test(p)) ??
+    scripts.find((p) => /\/index\.[jt]sx?$/.test(p)) ??
+    scripts[0] ??
+    null
+  );
+}
+
+/**
+ * The live preview: the session's last good render in a sandboxed frame (the page sets its own
+ * sandbox), loaded again whenever a render succeeds; which entry to render, and a render button.
+ */
+export function Preview({
+  id,
+  render,
+  paths,
+  entry,
+  onEntry,
+  onRender,
+  rendering,
+  reloads,
+}: {
+  id: string;
+  render: Render;
+  paths: readonly string[];
+  entry: string | null;
+  onEntry(entry: string): void;
+  onRender(): void;
+  rendering: boolean;
+  reloads: number;
+}) {
+  const scripts = paths.filter((p) => RENDERABLE.test(p));
+  const url = `/preview/${id}/`;
+  return (
+    <Card
+      title="Preview"
+      actions={
+        <>
+          <label className="ui-filter">
+            <span>Entry</span>
+            <select value={entry ?? ''} onChange={(e) => onEntry(e.target.value)}>
+              {scripts.length === 0 && <option value="">No script to render</option>}
+              {scripts.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button
+            type="button"
+            className="ui-button"
+            disabled={!entry || rendering}
+            onClick={onRender}
+          >
+            {rendering ? 'Rendering…' : 'Render'}
+          </button>
+        </>
+      }
+    >
+      {render.renderedAt ? (
+        <>
+          <iframe
+            key={`${render.version}-${reloads}`}
+            className="stage-preview"
+            title="Preview"
+            src={url}
+          />
+          <p className="ui-muted">
+            Version {render.version} of {render.entry}, rendered {formatDate(render.renderedAt)}
+            {' · '}
+            <a href={url} target="_blank" rel="noreferrer">
+              Open in a new tab
+            </a>
+          </p>
+        </>
+      ) : (
+        <Empty>Nothing rendered yet: save a script, or choose an entry and render it.</Empty>
+      )}
+    </Card>
+  );
+}

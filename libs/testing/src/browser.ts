@@ -1,0 +1,118 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Headless Chromium for the web UIs' tests: Debian's `chromium` (installed by `.ci/run`), or the
+ * one CHROMIUM_PATH names. The flags keep it off the network it cannot reach here (update checks,
+ * sync, QUIC) and out of a sandbox root cannot have.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Where screenshots go: `test-artifacts/screenshots` at the repository root (kept by CI). */
+export const ARTIFACTS = resolve(__dirname, '..', '..', '..', 'test-artifacts', 'screenshots');
+
+export interface WebPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions of the page so far; a page that loads well has none. */
+  errors: string[];
+  /** Requests that failed or answered 5xx (a 4xx the page asked for and showed is its business). */
+  failures: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh context (no cookies, no storage) and page at `baseUrl`, its errors collected. */
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  options: { colorScheme?: 'light' | 'dark' } = {},
+): Promise<WebPage> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    colorScheme: options.colorScheme ?? 'light',
+    viewport: { width: 1280, height: 900 },
+    // No transitions: axe reads colours as they are, not half-way to a new theme.
+    reducedMotion: 'reduce',
+  });
+  // A missing element fails its step with a readable message, well before the test's own timeout.
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const failures: string[] = [];
+  page.on('console', (message) => {
+    // Chromium's own line for an HTTP error answer (a 4xx the page asked for and shows, such as a
+    // form's 400); 5xx answers are counted in `failures`.
+    const network = /^Failed to load resource: the server responded with a status of 4\d\d/;
+    if (message.type() === 'error' && !network.test(message.text())) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '';
+    // A navigation or a poll cut short by the next page is not a failure of the page.
+    if (!reason.includes('ERR_ABORTED')) failures.push(`${request.url()}: ${reason}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 500) failures.push(`${response.url()}: HTTP ${response.status()}`);
+  });
+  return { page, context, errors, failures, close: () => context.close() };
+}
+
+let axeSource: string | undefined;
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core run in the page: the violations of serious or critical impact (WCAG A and AA rules
+ * and axe's best practices), each with the elements it found, for a readable failure.
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated (not a <script>): the platform's Content-Security-Policy rightly refuses inline ones.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } })
+      .axe;
+    const result = await axe.run();
+    return result.violations as {
+      id: string;
+      impact: string | null;
+      help: string;
+      nodes: { target: unknown[] }[];
+    }[];
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
+}
+
+/** A full-page screenshot as `test-artifacts/screenshots/<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

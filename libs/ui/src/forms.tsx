@@ -1,0 +1,216 @@
+import { createContext, useContext, useId, type FormEvent, type ReactNode } from 'react';
+import { errorMessage, fieldOf } from './api';
+
+const FormError = createContext<string | null>(null);
+
+/**
+ * A form whose failed submission shows the API's message at the top (an error summary) and
+ * beside the field it names. `onSubmit` runs without a page load.
+ */
+export function Form({
+  onSubmit,
+  error,
+  pending,
+  submitLabel = 'Save',
+  onCancel,
+  children,
+  label,
+}: {
+  onSubmit(): void;
+  error?: unknown;
+  pending?: boolean;
+  submitLabel?: string;
+  onCancel?(): void;
+  children: ReactNode;
+  label?: string;
+}) {
+  const message = error ? errorMessage(error) : null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form className="ui-form" onSubmit={submit} aria-label={label} noValidate>
+      {message && (
+        <div className="ui-banner ui-banner-danger" role="alert">
+          {message}
+        </div>
+      )}
+      <FormError.Provider value={message}>{children}</FormError.Provider>
+      <div className="ui-actions">
+        <button type="submit" className="ui-button ui-button-primary" disabled={pending}>
+          {pending ? 'Saving…' : submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" className="ui-button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+interface FieldProps {
+  label: string;
+  /** The API's field name: a validation message naming it shows beside this field. */
+  name: string;
+  hint?: string;
+  required?: boolean;
+}
+
+function useFieldError(name: string): string | null {
+  const message = useContext(FormError);
+  return message && fieldOf(message, [name]) === name ? message : null;
+}
+
+function Labelled({
+  label,
+  name,
+  hint,
+  required,
+  children,
+}: FieldProps & {
+  children(id: string, describedBy: string | undefined, invalid: boolean): ReactNode;
+}) {
+  const id = useId();
+  const error = useFieldError(name);
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div className={`ui-field${error ? ' ui-field-invalid' : ''}`}>
+      <div className="ui-label">
+        <label htmlFor={id}>{label}</label>
+        {/* Outside the label: the field's accessible name stays its label; `required` says it. */}
+        {required && <span aria-hidden="true"> *</span>}
+      </div>
+      {children(id, describedBy || undefined, Boolean(error))}
+      {hint && (
+        <small id={`${id}-hint`} className="ui-muted">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} className="ui-field-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function TextField({
+  value,
+  onChange,
+  type = 'text',
+  multiline,
+  rows = 4,
+  placeholder,
+  ...field
+}: FieldProps & {
+  value: string;
+  onChange(value: string): void;
+  type?: 'text' | 'number' | 'email' | 'url' | 'password' | 'date' | 'datetime-local';
+  multiline?: boolean;
+  rows?: number;
+  placeholder?: string;
+}) {
+  return (
+    <Labelled {...field}>
+      {(id, describedBy, invalid) =>
+        multiline ? (
+          <textarea
+            id={id}
+            name={field.name}
+            rows={rows}
+            value={value}
+            placeholder={placeholder}
+            required={field.required}
+            aria-invalid={invalid || undefined}
+            aria-describedby={describedBy}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        ) : (
+          <input
+            id={id}
+            name={field.name}
+            type={type}
+            value={value}
+            placeholder={placeholder}
+            required={field.required}
+            aria-invalid={invalid || undefined}
+            aria-describedby={describedBy}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        )
+      }
+    </Labelled>
+  );
+}
+
+export function SelectField({
+  value,
+  onChange,
+  options,
+  ...field
+}: FieldProps & {
+  value: string;
+  onChange(value: string): void;
+  options: readonly (string | { value: string; label: string })[];
+}) {
+  return (
+    <Labelled {...field}>
+      {(id, describedBy, invalid) => (
+        <select
+          id={id}
+          name={field.name}
+          value={value}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {options.map((o) => {
+            const option = typeof o === 'string' ? { value: o, label: o } : o;
+            return (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            );
+          })}
+        </select>
+      )}
+    </Labelled>
+  );
+}
+
+export function CheckboxField({
+  label,
+  name,
+  checked,
+  onChange,
+}: {
+  label: string;
+  name: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+}) {
+  const id = useId();
+  return (
+    <div className="ui-field ui-field-checkbox">
+      <input
+        id={id}
+        name={name}
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
+
+/** `"a, b ,c"` -> `['a', 'b', 'c']`: tags and lists typed as text. */
+export const splitList = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);

@@ -1,0 +1,193 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Component, useEffect, useState, type ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { api, PlatformError } from './api';
+import { ErrorBanner } from './feedback';
+import { SERVICES } from './services';
+import { FilterSelect } from './table';
+
+type Theme = 'system' | 'light' | 'dark';
+
+/** Light, dark, or the system's: the token stylesheet reads `data-theme` on <html>. */
+function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(
+    () => (localStorage.getItem('platform-theme') as Theme | null) ?? 'system',
+  );
+  useEffect(() => {
+    if (theme === 'system') document.documentElement.removeAttribute('data-theme');
+    else document.documentElement.setAttribute('data-theme', theme);
+    localStorage.setItem('platform-theme', theme);
+  }, [theme]);
+  return (
+    <FilterSelect
+      label="Theme"
+      value={theme}
+      onChange={(value) => setTheme(value as Theme)}
+      any={null}
+      options={[
+        { value: 'system', label: 'System' },
+        { value: 'light', label: 'Light' },
+        { value: 'dark', label: 'Dark' },
+      ]}
+    />
+  );
+}
+
+/**
+ * The signed-in user and sign-out when authentication is on; "Sign in" when it is on and nobody
+ * is; nothing when it is off (everyone is anonymous).
+ */
+function UserMenu() {
+  const queryClient = useQueryClient();
+  const me = useQuery({
+    queryKey: ['passport.me'],
+    queryFn: () => api.passport.me(),
+    retry: false,
+  });
+  if (me.error instanceof PlatformError && me.error.status === 401) {
+    const returnTo = encodeURIComponent(location.pathname + location.search);
+    return (
+      <a
+        className="ui-button ui-button-primary"
+        href={`/api/v1/passport/login?returnTo=${returnTo}`}
+      >
+        Sign in
+      </a>
+    );
+  }
+  const who = me.data as { kind: string; email?: string; name?: string } | undefined;
+  if (!who || who.kind === 'anonymous') return null;
+  const signOut = async () => {
+    await api.passport.logout();
+    queryClient.clear();
+    location.assign('/');
+  };
+  return (
+    <div className="ui-user">
+      <span title={who.email}>{who.email ?? who.name ?? who.kind}</span>
+      {who.kind === 'user' && (
+        <button type="button" className="ui-button" onClick={signOut}>
+          Sign out
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The services whose flag is on, known ones in their order and with their titles, a service the
+ * kit does not list yet (a newly generated one) after them under its name; every known one while
+ * the flags cannot be read.
+ */
+function useEnabledServices(): { name: string; title: string }[] {
+  const features = useQuery({
+    queryKey: ['gateway.features'],
+    queryFn: () => api.gateway.listFeatures(),
+  });
+  const flags = features.data as { name: string; enabled: boolean }[] | undefined;
+  if (!flags) return [...SERVICES];
+  const enabled = flags.filter((f) => f.enabled).map((f) => f.name);
+  return [
+    ...SERVICES.filter((s) => enabled.includes(s.name)),
+    ...enabled
+      .filter((name) => !SERVICES.some((s) => s.name === name))
+      .map((name) => ({ name, title: name[0].toUpperCase() + name.slice(1) })),
+  ];
+}
+
+export interface NavItem {
+  to: string;
+  label: string;
+}
+
+/** Every page's frame: the platform's bar, the app's own navigation, the page. */
+export function Shell({
+  service,
+  title,
+  nav,
+  children,
+}: {
+  service: string | null;
+  title: string;
+  nav: readonly NavItem[];
+  children: ReactNode;
+}) {
+  const services = useEnabledServices();
+  useEffect(() => {
+    document.title = service ? `${title} · Platform` : 'Platform';
+  }, [service, title]);
+  return (
+    <>
+      <a className="ui-skip" href="#main">
+        Skip to content
+      </a>
+      <header className="ui-topbar">
+        <a className="ui-brand" href="/">
+          Platform
+        </a>
+        <nav aria-label="Services" className="ui-services">
+          {services.map((s) => (
+            <a
+              key={s.name}
+              href={`/${s.name}/`}
+              aria-current={s.name === service ? 'page' : undefined}
+            >
+              {s.title}
+            </a>
+          ))}
+        </nav>
+        <div className="ui-topbar-end">
+          <ThemeToggle />
+          <UserMenu />
+        </div>
+      </header>
+      <div className="ui-layout">
+        {nav.length > 0 && (
+          <nav aria-label={title} className="ui-sidenav">
+            {nav.map((item) => (
+              <NavLink key={item.to} to={item.to} end={item.to === '/'}>
+                {item.label}
+              </NavLink>
+            ))}
+          </nav>
+        )}
+        <main id="main" className="ui-main">
+          <ErrorBoundary>{children}</ErrorBoundary>
+        </main>
+      </div>
+    </>
+  );
+}
+
+/** A page that throws shows what went wrong, never a blank page. */
+class ErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  render() {
+    if (this.state.error) return <ErrorBanner title="This page failed" error={this.state.error} />;
+    return this.props.children;
+  }
+}
+
+/** A page's title and its main actions. */
+export function PageHeader({
+  title,
+  actions,
+  children,
+}: {
+  title: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="ui-page-header">
+      <div>
+        <h1>{title}</h1>
+        {children && <p className="ui-muted">{children}</p>}
+      </div>
+      {actions && <div className="ui-actions">{actions}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { items } from './items';
+
+mountApp({
+  service: '{{name}}',
+  title: '{{title}}',
+  nav: [{ to: '/items', label: 'Items' }],
+  children: (
+    <Routes>
+      <Route index element={<Navigate to="/items" replace />} />
+      {resourceRoutes(items)}
+    </Routes>
+  ),
+});
