@@ -23,6 +23,8 @@ const completion = JSON.stringify({
 /** OpenAI chat completions, streamed (with a usage chunk) or not. */
 async function fakeProvider() {
   const server = createServer((req, res) => {
+    // Anything but a chat (a readiness probe through the bare proxy) is not found.
+    if (req.method !== 'POST') return void res.writeHead(404).end();
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
@@ -82,6 +84,7 @@ async function series(name, url, body, field, baseline) {
 
 export async function inference() {
   const fake = await fakeProvider();
+  const hop = await start('bench/hop.mjs', { UPSTREAM: fake.url });
   const service = await start('apps/inference/dist/main.js', {
     DATABASE_URL: databaseUrl,
     INFERENCE_KEY_BENCH: 'bench-key',
@@ -128,6 +131,14 @@ export async function inference() {
       direct(false),
       'total',
     );
+    // The floor: the same call through one more process that only forwards it.
+    await series(
+      'chat through a bare Fastify proxy (one more hop, nothing else)',
+      `${hop.url}/chat/completions`,
+      direct(false),
+      'total',
+      chat,
+    );
     await series(
       'POST /chat through the inference service',
       `${base}/chat`,
@@ -141,6 +152,13 @@ export async function inference() {
       `${fake.url}/chat/completions`,
       direct(true),
       'ttft',
+    );
+    await series(
+      'stream TTFT through a bare Fastify proxy (one more hop, nothing else)',
+      `${hop.url}/chat/completions`,
+      direct(true),
+      'ttft',
+      ttft,
     );
     await series(
       'POST /chat/stream TTFT through the inference service',

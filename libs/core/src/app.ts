@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -103,6 +104,21 @@ function clientErrorHandler(error: Error & { code?: string }, socket: Socket) {
 }
 
 /**
+ * One access-log line per request, when it is answered: what came in (method, URL, client) and
+ * how it went (status, time), where Fastify writes two (one on arrival, one on answer). Half the
+ * log output of a busy gateway, for the same information.
+ */
+class AccessLog extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
+/**
  * A Fastify instance with the platform's conventions: the envelope on every error, request ids
  * (an incoming x-request-id is honoured, and every response carries one), TypeBox schemas, and
  * one sentence per validation failure.
@@ -120,6 +136,7 @@ export function createApp(options: AppOptions = {}): App {
       connectionsCheckingInterval: Math.min(1000, headersMs),
     },
     logger: options.logger ?? false,
+    logController: new AccessLog(),
     bodyLimit: options.bodyLimit ?? MiB,
     requestIdHeader: false,
     genReqId: (req) => {

@@ -30,8 +30,14 @@ export interface WebPage {
   context: BrowserContext;
   /** Console errors and uncaught exceptions of the page so far; a page that loads well has none. */
   errors: string[];
-  /** Requests that failed or answered 5xx (a 4xx the page asked for and showed is its business). */
+  /** Requests that failed or answered 5xx. */
   failures: string[];
+  /**
+   * The 4xx answers to API calls (`/api/...`), as `<status> <method> <path>` (path with its
+   * query): a page that loads well asks for nothing that is not there and sends nothing invalid;
+   * a test that meant one (a validation failure, a missing id) says so.
+   */
+  clientErrors: string[];
   close(): Promise<void>;
 }
 
@@ -53,9 +59,10 @@ export async function openPage(
   const page = await context.newPage();
   const errors: string[] = [];
   const failures: string[] = [];
+  const clientErrors: string[] = [];
   page.on('console', (message) => {
-    // Chromium's own line for an HTTP error answer (a 4xx the page asked for and shows, such as a
-    // form's 400); 5xx answers are counted in `failures`.
+    // Chromium's own line for an HTTP error answer: 4xx answers are counted in `clientErrors`,
+    // 5xx ones in `failures`.
     const network = /^Failed to load resource: the server responded with a status of 4\d\d/;
     if (message.type() === 'error' && !network.test(message.text())) errors.push(message.text());
   });
@@ -66,9 +73,13 @@ export async function openPage(
     if (!reason.includes('ERR_ABORTED')) failures.push(`${request.url()}: ${reason}`);
   });
   page.on('response', (response) => {
-    if (response.status() >= 500) failures.push(`${response.url()}: HTTP ${response.status()}`);
+    const status = response.status();
+    if (status >= 500) failures.push(`${response.url()}: HTTP ${status}`);
+    const url = new URL(response.url());
+    if (status >= 400 && status < 500 && url.pathname.startsWith('/api/'))
+      clientErrors.push(`${status} ${response.request().method()} ${url.pathname}${url.search}`);
   });
-  return { page, context, errors, failures, close: () => context.close() };
+  return { page, context, errors, failures, clientErrors, close: () => context.close() };
 }
 
 let axeSource: string | undefined;

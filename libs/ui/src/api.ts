@@ -22,18 +22,28 @@ export function errorMessage(error: unknown): string {
 /**
  * The form field an API validation message is about, among `fields`: messages name their field
  * first (`name is required`, `limit must be ...`) or in parentheses (`Name is required (name)`).
- * Null when it names none of them: the message then shows above the form.
+ * Else (`loose`) the first of them the message mentions as a word (`A service with that name
+ * exists`). Null when it names none of them: the message then shows above the form only.
  */
-export function fieldOf(message: string, fields: readonly string[]): string | null {
+export function fieldOf(
+  message: string,
+  fields: readonly string[],
+  { loose = true }: { loose?: boolean } = {},
+): string | null {
   const inParens = /\(([\w.[\]]+)\)\s*$/.exec(message)?.[1];
   const candidates = [inParens, /^([\w.[\]]+)/.exec(message)?.[1]].filter(Boolean) as string[];
   for (const candidate of candidates) {
-    const top = candidate.replace(/^body\./, '').split(/[.[]/)[0];
+    const path = candidate.replace(/^body\./, '');
+    // A field named by its whole path (`config.port`), else by its first segment (`config`).
+    const whole = fields.find((f) => f.toLowerCase() === path.toLowerCase());
+    if (whole) return whole;
+    const top = path.split(/[.[]/)[0];
     const match = fields.find((f) => f.toLowerCase() === top.toLowerCase());
     if (match) return match;
   }
-  const lower = message.toLowerCase();
-  return fields.find((f) => new RegExp(`\\b${f.toLowerCase()}\\b`).test(lower)) ?? null;
+  if (!loose) return null;
+  const words = new Set(message.toLowerCase().split(/\W+/));
+  return fields.find((f) => words.has(f.toLowerCase())) ?? null;
 }
 
 /** What an operation takes as its JSON body: forms build it from their fields. */

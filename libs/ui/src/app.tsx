@@ -3,7 +3,9 @@ import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import 'virtual:platform-tokens.css';
-import './styles.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/controls.css';
 import { PlatformError } from './api';
 import { Shell, type NavItem } from './shell';
 

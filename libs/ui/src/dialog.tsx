@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 
 /**
  * A button that asks before it acts (delete, revoke ...): a modal <dialog> with the question,
@@ -20,18 +20,38 @@ export function ConfirmButton({
   danger?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const questionId = useId();
+  const open = () => {
+    dialog.current?.showModal();
+    // Cancel first: one Enter must not delete. (React does not focus an autoFocus button of a
+    // dialog that opens after it mounted.)
+    cancel.current?.focus();
+  };
+  const close = () => {
+    dialog.current?.close();
+    opener.current?.focus();
+  };
   return (
     <>
       <button
         type="button"
         className={`ui-button${danger ? ' ui-button-danger' : ''}`}
         disabled={pending}
-        onClick={() => dialog.current?.showModal()}
+        ref={opener}
+        onClick={open}
       >
         {pending ? 'Working…' : label}
       </button>
-      <dialog ref={dialog} className="ui-dialog" aria-label={label}>
-        <p>{question}</p>
+      <dialog
+        ref={dialog}
+        className="ui-dialog"
+        aria-label={label}
+        aria-describedby={questionId}
+        onClose={() => opener.current?.focus()}
+      >
+        <p id={questionId}>{question}</p>
         <div className="ui-actions">
           <button
             type="button"
@@ -43,12 +63,7 @@ export function ConfirmButton({
           >
             {confirmLabel}
           </button>
-          <button
-            type="button"
-            className="ui-button"
-            autoFocus
-            onClick={() => dialog.current?.close()}
-          >
+          <button type="button" className="ui-button" ref={cancel} onClick={close}>
             Cancel
           </button>
         </div>

@@ -1,7 +1,9 @@
 import { createContext, useContext, useId, type FormEvent, type ReactNode } from 'react';
 import { errorMessage, fieldOf } from './api';
 
-const FormError = createContext<string | null>(null);
+const FormError = createContext<{ message: string | null; fields?: readonly string[] }>({
+  message: null,
+});
 
 /**
  * A form whose failed submission shows the API's message at the top (an error summary) and
@@ -15,7 +17,13 @@ export function Form({
   onCancel,
   children,
   label,
+  fields,
 }: {
+  /**
+   * The API names of the form's fields: the message then shows beside the one it is about, and
+   * only that one. Without it, beside a field only when the message starts with its name.
+   */
+  fields?: readonly string[];
   onSubmit(): void;
   error?: unknown;
   pending?: boolean;
@@ -36,7 +44,7 @@ export function Form({
           {message}
         </div>
       )}
-      <FormError.Provider value={message}>{children}</FormError.Provider>
+      <FormError.Provider value={{ message, fields }}>{children}</FormError.Provider>
       <div className="ui-actions">
         <button type="submit" className="ui-button ui-button-primary" disabled={pending}>
           {pending ? 'Saving…' : submitLabel}
@@ -60,8 +68,10 @@ interface FieldProps {
 }
 
 function useFieldError(name: string): string | null {
-  const message = useContext(FormError);
-  return message && fieldOf(message, [name]) === name ? message : null;
+  const { message, fields } = useContext(FormError);
+  if (!message) return null;
+  const about = fields ? fieldOf(message, fields) : fieldOf(message, [name], { loose: false });
+  return about === name ? message : null;
 }
 
 function Labelled({

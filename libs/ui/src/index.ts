@@ -1,7 +1,7 @@
 export { mountApp } from './app';
 export { api, errorMessage, fieldOf, PlatformError, ConnectionError } from './api';
 export type { DataOf, ArgsOf, BodyOf, OperationId } from './api';
-export { Shell, PageHeader, type NavItem } from './shell';
+export { Shell, PageHeader, NotFound, useEnabledServices, useSignOut, type NavItem } from './shell';
 export { Form, TextField, SelectField, CheckboxField, splitList } from './forms';
 export {
   DataTable,
@@ -39,5 +39,5 @@ export {
   useParams,
   useSearchParams,
 } from 'react-router';
-export { resourceRoutes, type ResourceSpec, type FilterSpec } from './resource';
+export { resourceRoutes, QueryList, type ResourceSpec, type FilterSpec } from './resource';
 export { ResourceForm, type FieldSpec } from './resource-form';

@@ -86,6 +86,7 @@ export function ResourceForm({
     setValues((v) => ({ ...v, [name]: value }));
   return (
     <Form
+      fields={fields.map((f) => f.name)}
       onSubmit={() => mutation.mutate()}
       error={mutation.error}
       pending={mutation.isPending}

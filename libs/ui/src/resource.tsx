@@ -47,32 +47,48 @@ export interface ResourceSpec<T> {
   /** More of the detail page: related lists, the resource's own views. */
   more?(row: T): ReactNode;
   description?: ReactNode;
+  /** More actions beside "New" on the list page. */
+  actions?: ReactNode;
 }
 
-function ListPage<T>({ spec }: { spec: ResourceSpec<T> }) {
+/**
+ * A list read from the API with its filters and paging kept in the URL: the filter bar, the
+ * table (the previous page stays shown, busy, while the next loads), the pager, errors. Used by
+ * every resource's list page, and by any page listing rows of its own (a run's steps, an app's
+ * deliveries): `queryKey` names the list, `list` fetches one page for the URL's query.
+ */
+export function QueryList<T>({
+  queryKey,
+  list,
+  columns,
+  rowKey,
+  href,
+  filters = [],
+  empty = 'Nothing matches.',
+  refetchInterval,
+}: {
+  queryKey: readonly unknown[];
+  list(query: Record<string, string | number>): Promise<T[]>;
+  columns: readonly Column<T>[];
+  rowKey(row: T): string;
+  href?(row: T): string;
+  filters?: readonly FilterSpec[];
+  empty?: ReactNode;
+  /** Polls while it returns a number of milliseconds (rows still changing), given the rows. */
+  refetchInterval?(rows: T[] | undefined): number | false;
+}) {
   const params = useListParams();
-  const rows = useQuery({
-    queryKey: [spec.path, 'list', params.query],
-    queryFn: () => spec.list(params.query),
+  const rows = useQuery<T[]>({
+    queryKey: [...queryKey, params.query],
+    queryFn: () => list(params.query),
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => refetchInterval?.(query.state.data) ?? false,
   });
   return (
     <>
-      <PageHeader
-        title={spec.plural[0].toUpperCase() + spec.plural.slice(1)}
-        actions={
-          spec.create && (
-            <Link className="ui-button ui-button-primary" to={`/${spec.path}/new`}>
-              New {spec.singular}
-            </Link>
-          )
-        }
-      >
-        {spec.description}
-      </PageHeader>
-      {spec.filters && spec.filters.length > 0 && (
+      {filters.length > 0 && (
         <FilterBar>
-          {spec.filters.map((f) =>
+          {filters.map((f) =>
             f.options ? (
               <FilterSelect
                 key={f.name}
@@ -100,10 +116,10 @@ function ListPage<T>({ spec }: { spec: ResourceSpec<T> }) {
         <>
           <DataTable
             rows={rows.data ?? []}
-            columns={spec.columns}
-            rowKey={spec.key}
-            href={(r) => `/${spec.path}/${encodeURIComponent(spec.key(r))}`}
-            empty={`No ${spec.plural} match.`}
+            columns={columns}
+            rowKey={rowKey}
+            href={href}
+            empty={empty}
             busy={rows.isPlaceholderData}
           />
           <Pager
@@ -118,17 +134,54 @@ function ListPage<T>({ spec }: { spec: ResourceSpec<T> }) {
   );
 }
 
+function ListPage<T>({ spec }: { spec: ResourceSpec<T> }) {
+  return (
+    <>
+      <PageHeader
+        title={spec.plural[0].toUpperCase() + spec.plural.slice(1)}
+        actions={
+          <>
+            {spec.actions}
+            {spec.create && (
+              <Link className="ui-button ui-button-primary" to={`/${spec.path}/new`}>
+                New {spec.singular}
+              </Link>
+            )}
+          </>
+        }
+      >
+        {spec.description}
+      </PageHeader>
+      <QueryList
+        queryKey={[spec.path, 'list']}
+        list={spec.list}
+        columns={spec.columns}
+        rowKey={spec.key}
+        href={(r) => `/${spec.path}/${encodeURIComponent(spec.key(r))}`}
+        filters={spec.filters}
+        empty={`No ${spec.plural} match.`}
+      />
+    </>
+  );
+}
+
 function DetailPage<T>({ spec }: { spec: ResourceSpec<T> }) {
   const key = useParams().key!;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const row = useQuery({ queryKey: [spec.path, 'get', key], queryFn: () => spec.get(key) });
   const remove = useMutation({
     mutationFn: () => spec.remove!(key),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: [spec.path] });
+      queryClient.removeQueries({ queryKey: [spec.path, 'get', key] });
       await navigate(`/${spec.path}`);
+      await queryClient.invalidateQueries({ queryKey: [spec.path, 'list'] });
     },
+  });
+  // Not fetched again once it is being deleted: it would answer 404 while still on screen.
+  const row = useQuery({
+    queryKey: [spec.path, 'get', key],
+    queryFn: () => spec.get(key),
+    enabled: !(remove.isPending || remove.isSuccess),
   });
   if (row.isPending) return <Loading />;
   if (row.error)

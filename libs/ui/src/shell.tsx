@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Component, useEffect, useState, type ReactNode } from 'react';
-import { NavLink } from 'react-router';
-import { api, PlatformError } from './api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Component, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { api, errorMessage, PlatformError } from './api';
 import { ErrorBanner } from './feedback';
 import { SERVICES } from './services';
 import { FilterSelect } from './table';
@@ -33,12 +33,24 @@ function ThemeToggle() {
   );
 }
 
+/** Signs out (the session ends at once) and goes to the dashboard; a failure is returned, shown. */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.passport.logout(),
+    onSuccess: () => {
+      queryClient.clear();
+      location.assign('/');
+    },
+  });
+}
+
 /**
  * The signed-in user and sign-out when authentication is on; "Sign in" when it is on and nobody
  * is; nothing when it is off (everyone is anonymous).
  */
 function UserMenu() {
-  const queryClient = useQueryClient();
+  const signOut = useSignOut();
   const me = useQuery({
     queryKey: ['passport.me'],
     queryFn: () => api.passport.me(),
@@ -57,17 +69,18 @@ function UserMenu() {
   }
   const who = me.data as { kind: string; email?: string; name?: string } | undefined;
   if (!who || who.kind === 'anonymous') return null;
-  const signOut = async () => {
-    await api.passport.logout();
-    queryClient.clear();
-    location.assign('/');
-  };
   return (
     <div className="ui-user">
       <span title={who.email}>{who.email ?? who.name ?? who.kind}</span>
       {who.kind === 'user' && (
-        <button type="button" className="ui-button" onClick={signOut}>
-          Sign out
+        <button
+          type="button"
+          className="ui-button"
+          disabled={signOut.isPending}
+          title={signOut.error ? errorMessage(signOut.error) : undefined}
+          onClick={() => signOut.mutate()}
+        >
+          {signOut.error ? 'Sign out failed: retry' : 'Sign out'}
         </button>
       )}
     </div>
@@ -79,7 +92,7 @@ function UserMenu() {
  * kit does not list yet (a newly generated one) after them under its name; every known one while
  * the flags cannot be read.
  */
-function useEnabledServices(): { name: string; title: string }[] {
+export function useEnabledServices(): { name: string; title: string }[] {
   const features = useQuery({
     queryKey: ['gateway.features'],
     queryFn: () => api.gateway.listFeatures(),
@@ -113,6 +126,21 @@ export function Shell({
   children: ReactNode;
 }) {
   const services = useEnabledServices();
+  const location = useLocation();
+  const first = useRef(true);
+  // After a navigation, focus goes to the new page's heading (a screen reader announces it,
+  // the keyboard starts from it); not on the first load, where the browser's order applies.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: false });
+    }
+  }, [location.pathname]);
   useEffect(() => {
     document.title = service ? `${title} · Platform` : 'Platform';
   }, [service, title]);
@@ -152,7 +180,8 @@ export function Shell({
           </nav>
         )}
         <main id="main" className="ui-main">
-          <ErrorBoundary>{children}</ErrorBoundary>
+          {/* A new page starts without the last one's failure. */}
+          <ErrorBoundary key={location.pathname}>{children}</ErrorBoundary>
         </main>
       </div>
     </>
@@ -185,9 +214,21 @@ export function PageHeader({
     <div className="ui-page-header">
       <div>
         <h1>{title}</h1>
-        {children && <p className="ui-muted">{children}</p>}
+        {children && <div className="ui-muted ui-lead">{children}</div>}
       </div>
       {actions && <div className="ui-actions">{actions}</div>}
     </div>
+  );
+}
+
+/** What an app shows for a path it has no page for: `<Route path="*" element={<NotFound />} />`. */
+export function NotFound() {
+  return (
+    <>
+      <PageHeader title="Page not found" />
+      <p>
+        Nothing here. <Link to="/">Back to the start</Link> or pick a page in the menu.
+      </p>
+    </>
   );
 }

@@ -1,57 +1,47 @@
-import { useEffect, useState } from 'react';
 import {
   api,
   Card,
-  DataTable,
   ErrorBanner,
   formatDate,
   Link,
-  Pager,
+  QueryList,
   Status,
   useQuery,
-  useQueryClient,
   type DataOf,
   type ResourceSpec,
 } from '@platform/ui';
 
 type Job = DataOf<'billing.getSyncJob'>;
 
-/** While a job runs, its detail page asks again every second until it ends. */
+/** While a job runs, its detail (the page's own query) is read again every second until it ends. */
 function FollowRunning({ job }: { job: Job }) {
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (job.status !== 'running') return;
-    const timer = setInterval(
-      () => void queryClient.invalidateQueries({ queryKey: ['jobs', 'get', job.id] }),
-      1000,
-    );
-    return () => clearInterval(timer);
-  }, [job.id, job.status, queryClient]);
+  useQuery({
+    queryKey: ['jobs', 'get', job.id],
+    queryFn: () => api.billing.getSyncJob({ path: { id: job.id } }),
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
+  });
   return null;
 }
 
 /** Every row the sync skipped, by line of the file, a page at a time. */
 function SkippedRows({ job }: { job: Job }) {
-  const [offset, setOffset] = useState(0);
-  const limit = 100;
-  const rows = useQuery({
-    queryKey: ['jobs', 'skipped', job.id, offset],
-    queryFn: () => api.billing.listSkippedRows({ path: { id: job.id }, query: { limit, offset } }),
-    enabled: job.rowsSkipped > 0,
-  });
   if (job.rowsSkipped === 0) return null;
   return (
     <Card title={`Skipped rows (${job.rowsSkipped.toLocaleString()})`}>
-      <ErrorBanner error={rows.error} />
-      <DataTable
-        rows={rows.data ?? []}
+      <QueryList
+        queryKey={['jobs', 'skipped', job.id]}
+        list={({ limit, offset }) =>
+          api.billing.listSkippedRows({
+            path: { id: job.id },
+            query: { limit: Number(limit), offset: Number(offset) },
+          })
+        }
         rowKey={(r) => String(r.row)}
         columns={[
           { header: 'Line', cell: (r) => r.row, numeric: true },
           { header: 'Reason', cell: (r) => r.reason },
         ]}
       />
-      <Pager limit={limit} offset={offset} count={rows.data?.length ?? 0} onOffset={setOffset} />
     </Card>
   );
 }
@@ -62,11 +52,11 @@ export const jobs: ResourceSpec<Job> = {
   path: 'jobs',
   singular: 'sync job',
   plural: 'sync jobs',
-  description: (
-    <>
-      Syncs from provider cost APIs and FOCUS files, newest first.{' '}
-      <Link to="/jobs/new">Start a sync or upload a FOCUS file</Link>
-    </>
+  description: 'Syncs from provider cost APIs and FOCUS files, newest first.',
+  actions: (
+    <Link className="ui-button ui-button-primary" to="/jobs/new">
+      Start a sync or upload a FOCUS file
+    </Link>
   ),
   key: (j) => j.id,
   title: (j) => `${j.provider} sync ${j.id}`,

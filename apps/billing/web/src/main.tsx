@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import './billing.css';
 import { categories } from './categories';
 import { items } from './items';
@@ -23,7 +23,7 @@ mountApp({
       {resourceRoutes(categories)}
       <Route path="jobs/new" element={<SyncPage />} />
       {resourceRoutes(jobs)}
-      <Route path="*" element={<Navigate to="/reports" replace />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

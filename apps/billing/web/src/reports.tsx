@@ -7,6 +7,7 @@ import {
   ErrorBanner,
   FilterBar,
   FilterInput,
+  FilterSelect,
   formatCents,
   keepPreviousData,
   Loading,
@@ -54,17 +55,13 @@ function Filters({ params }: { params: ReturnType<typeof useListParams> }) {
   );
   // No "Any" here: each report has a default (a day, by category), shown as chosen.
   const select = (name: string, label: string, options: readonly string[]) => (
-    <label className="ui-filter">
-      <span>{label}</span>
-      <select
-        value={params.get(name) || options[0]}
-        onChange={(e) => params.set(name, e.target.value)}
-      >
-        {options.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-    </label>
+    <FilterSelect
+      label={label}
+      value={params.get(name) || options[0]}
+      onChange={(v) => params.set(name, v)}
+      options={options}
+      any={null}
+    />
   );
   return (
     <FilterBar>

@@ -41,10 +41,12 @@ async function uploadFocus(file: File | null, from: string, to: string): Promise
     | { success: true; data: Job }
     | { success: false; error: { code: string; message: string } }
     | undefined;
-  if (body?.success) return body.data;
+  if (response.ok && body?.success) return body.data;
+  // A non-2xx answer: the API's envelope in its own words, else what happened.
+  const error = body && !body.success ? body.error : undefined;
   throw new PlatformError(
-    body?.error.code ?? 'BAD_GATEWAY',
-    body?.error.message ?? `The upload failed (HTTP ${response.status})`,
+    error?.code ?? 'BAD_GATEWAY',
+    error?.message ?? `The upload failed (HTTP ${response.status})`,
     response.status,
   );
 }

@@ -5,6 +5,7 @@ import {
   Empty,
   ErrorBanner,
   FilterBar,
+  FilterSelect,
   Link,
   Loading,
   PageHeader,
@@ -27,32 +28,6 @@ const DEPTHS = [
   ...['1', '2', '3', '5', '10'].map((d) => ({ value: d, label: d })),
   { value: 'all', label: 'Unlimited' },
 ];
-
-/** A labelled select among fixed choices (no "Any": one of them always holds). */
-function Choice({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  options: readonly { value: string; label: string }[];
-}) {
-  return (
-    <label className="ui-filter">
-      <span>{label}</span>
-      <select value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
 
 /** The graph as text: every service and every dependency, each service a link. */
 function GraphLists({ graph, href }: { graph: Graph; href(name: string): string }) {
@@ -140,22 +115,22 @@ export function GraphPage() {
         own.
       </PageHeader>
       <FilterBar>
-        <Choice
+        <FilterSelect
           label="Service"
           value={rootName}
           onChange={(name) => navigate(href(name))}
-          options={[
-            ...(rootName ? [] : [{ value: '', label: 'Choose a service…' }]),
-            ...names.map((n) => ({ value: n, label: n })),
-          ]}
+          any={rootName ? null : 'Choose a service…'}
+          options={names}
         />
-        <Choice
+        <FilterSelect
+          any={null}
           label="Direction"
           value={direction}
           onChange={(v) => set('direction', v)}
           options={DIRECTIONS}
         />
-        <Choice
+        <FilterSelect
+          any={null}
           label="Depth"
           value={depthParam}
           onChange={(v) => set('depth', v)}

@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { apis } from './apis';
 import './catalog.css';
 import { GraphPage } from './graph';
@@ -28,7 +28,7 @@ mountApp({
       <Route path="graph" element={<GraphPage />} />
       <Route path="graph/:key" element={<GraphPage />} />
       <Route path="search" element={<SearchPage />} />
-      <Route path="*" element={<Navigate to="/services" replace />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -1,6 +1,7 @@
 import {
   CheckboxField,
   ErrorBanner,
+  errorMessage,
   Form,
   Link,
   Loading,
@@ -71,8 +72,15 @@ function ChannelForm({ channel }: { channel?: Channel }) {
     },
   });
   const fields = CONFIG_FIELDS[provider];
+  // The kit places a message by its top-level name (`config`): the config field it is about
+  // (`config.secret ...`) is the one named `config`, so the message shows beside it alone.
+  const about = save.error
+    ? /(?:^|\()config\.(\w+)/.exec(errorMessage(save.error))?.[1]
+    : undefined;
+  const nameOf = (key: string) => (key === about ? 'config' : `config.${key}`);
   return (
     <Form
+      fields={['name', 'provider', 'description', 'status', 'config']}
       onSubmit={() => save.mutate()}
       error={save.error}
       pending={save.isPending}
@@ -117,7 +125,7 @@ function ChannelForm({ channel }: { channel?: Channel }) {
             <CheckboxField
               key={field.key}
               label={field.label}
-              name={`config.${field.key}`}
+              name={nameOf(field.key)}
               checked={Boolean(value)}
               onChange={set(field.key)}
             />
@@ -127,7 +135,7 @@ function ChannelForm({ channel }: { channel?: Channel }) {
           <TextField
             key={field.key}
             label={field.label}
-            name={`config.${field.key}`}
+            name={nameOf(field.key)}
             required={field.required}
             hint={
               field.kind === 'secret'

@@ -4,17 +4,12 @@ import {
   DataTable,
   Details,
   ErrorBanner,
-  FilterBar,
-  FilterInput,
-  FilterSelect,
   formatDate,
   JsonBlock,
-  keepPreviousData,
   Link,
   Loading,
   PageHeader,
-  Pager,
-  useListParams,
+  QueryList,
   useParams,
   useQuery,
 } from '@platform/ui';
@@ -32,14 +27,6 @@ function ChannelLink({ id }: { id: string }) {
 /** An app's deliveries, newest first, by channel and status; read again while one is accepted. */
 export function DeliveriesPage() {
   const appId = useParams().appId!;
-  const params = useListParams();
-  const rows = useQuery({
-    queryKey: ['deliveries', appId, params.query],
-    queryFn: () => api.communication.listDeliveries({ path: { appId }, query: params.query }),
-    placeholderData: keepPreviousData,
-    refetchInterval: (q) =>
-      q.state.data?.some((d) => d.status === 'accepted') ? REFRESH_MS : false,
-  });
   return (
     <>
       <PageHeader
@@ -52,48 +39,29 @@ export function DeliveriesPage() {
       >
         Messages of app <Link to={appPath(appId)}>{appId}</Link>, newest first.
       </PageHeader>
-      <FilterBar>
-        <FilterInput
-          label="Channel"
-          value={params.get('channelId')}
-          onChange={(v) => params.set('channelId', v)}
-        />
-        <FilterSelect
-          label="Status"
-          value={params.get('status')}
-          onChange={(v) => params.set('status', v)}
-          options={['accepted', 'sent', 'failed']}
-        />
-      </FilterBar>
-      <ErrorBanner error={rows.error} />
-      {rows.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={rows.data ?? []}
-            rowKey={(d) => d.id}
-            href={(d) => appPath(appId, `/deliveries/${d.id}`)}
-            busy={rows.isPlaceholderData}
-            empty="No deliveries match."
-            columns={[
-              { header: 'Delivery', cell: (d) => <code>{d.id}</code> },
-              { header: 'Status', cell: (d) => <DeliveryStatus value={d.status} /> },
-              { header: 'Channel', cell: (d) => <ChannelLink id={d.channelId} /> },
-              { header: 'Target', cell: (d) => d.target || '—' },
-              { header: 'Subject', cell: (d) => d.subject ?? '—' },
-              { header: 'Attempts', cell: (d) => d.attemptCount, numeric: true },
-              { header: 'Created', cell: (d) => formatDate(d.createdAt) },
-            ]}
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={rows.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
+      <QueryList
+        queryKey={['deliveries', appId]}
+        list={(query) => api.communication.listDeliveries({ path: { appId }, query })}
+        refetchInterval={(rows) =>
+          rows?.some((d) => d.status === 'accepted') ? REFRESH_MS : false
+        }
+        filters={[
+          { name: 'channelId', label: 'Channel' },
+          { name: 'status', label: 'Status', options: ['accepted', 'sent', 'failed'] },
+        ]}
+        rowKey={(d) => d.id}
+        href={(d) => appPath(appId, `/deliveries/${d.id}`)}
+        empty="No deliveries match."
+        columns={[
+          { header: 'Delivery', cell: (d) => <code>{d.id}</code> },
+          { header: 'Status', cell: (d) => <DeliveryStatus value={d.status} /> },
+          { header: 'Channel', cell: (d) => <ChannelLink id={d.channelId} /> },
+          { header: 'Target', cell: (d) => d.target || '—' },
+          { header: 'Subject', cell: (d) => d.subject ?? '—' },
+          { header: 'Attempts', cell: (d) => d.attemptCount, numeric: true },
+          { header: 'Created', cell: (d) => formatDate(d.createdAt) },
+        ]}
+      />
     </>
   );
 }

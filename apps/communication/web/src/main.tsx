@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { AppPage, AppsPage } from './apps';
 import { ChannelFormPage } from './channel-form';
 import { channels } from './channels';
@@ -27,7 +27,7 @@ mountApp({
       <Route path="apps/:appId/send" element={<SendPage />} />
       <Route path="apps/:appId/deliveries" element={<DeliveriesPage />} />
       <Route path="apps/:appId/deliveries/:id" element={<DeliveryPage />} />
-      <Route path="*" element={<Navigate to="/channels" replace />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

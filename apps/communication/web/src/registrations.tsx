@@ -3,22 +3,17 @@ import {
   Card,
   CheckboxField,
   ConfirmButton,
-  DataTable,
   Empty,
   ErrorBanner,
-  FilterBar,
-  FilterInput,
   Form,
   formatDate,
-  keepPreviousData,
   Link,
   Loading,
   PageHeader,
-  Pager,
+  QueryList,
   SelectField,
   Status,
   TextField,
-  useListParams,
   useMutation,
   useNavigate,
   useParams,
@@ -84,59 +79,29 @@ function RowActions({ registration, name }: { registration: Registration; name: 
 
 /** An app's registrations, newest first, by channel (id or name) and paged. */
 export function Registrations({ appId }: { appId: string }) {
-  const params = useListParams();
   const channelName = useChannelName();
-  const rows = useQuery({
-    queryKey: ['registrations', appId, params.query],
-    queryFn: () => api.communication.listRegistrations({ path: { appId }, query: params.query }),
-    placeholderData: keepPreviousData,
-  });
   return (
     <Card title="Registrations">
-      <FilterBar>
-        <FilterInput
-          label="Channel"
-          value={params.get('channelId')}
-          onChange={(v) => params.set('channelId', v)}
-        />
-      </FilterBar>
-      <ErrorBanner error={rows.error} />
-      {rows.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={rows.data ?? []}
-            rowKey={(r) => r.id}
-            busy={rows.isPlaceholderData}
-            empty="This app is registered on no channel (that matches)."
-            columns={[
-              {
-                header: 'Channel',
-                cell: (r) => (
-                  <Link to={`/channels/${r.channelId}`}>{channelName(r.channelId)}</Link>
-                ),
-              },
-              { header: 'Target', cell: (r) => r.target || '—' },
-              {
-                header: 'State',
-                cell: (r) => <Status value={r.enabled ? 'enabled' : 'disabled'} />,
-              },
-              { header: 'Updated', cell: (r) => formatDate(r.updatedAt) },
-              {
-                header: 'Actions',
-                cell: (r) => <RowActions registration={r} name={channelName(r.channelId)} />,
-              },
-            ]}
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={rows.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
+      <QueryList
+        queryKey={['registrations', appId]}
+        list={(query) => api.communication.listRegistrations({ path: { appId }, query })}
+        filters={[{ name: 'channelId', label: 'Channel' }]}
+        rowKey={(r) => r.id}
+        empty="This app is registered on no channel (that matches)."
+        columns={[
+          {
+            header: 'Channel',
+            cell: (r) => <Link to={`/channels/${r.channelId}`}>{channelName(r.channelId)}</Link>,
+          },
+          { header: 'Target', cell: (r) => r.target || '—' },
+          { header: 'State', cell: (r) => <Status value={r.enabled ? 'enabled' : 'disabled'} /> },
+          { header: 'Updated', cell: (r) => formatDate(r.updatedAt) },
+          {
+            header: 'Actions',
+            cell: (r) => <RowActions registration={r} name={channelName(r.channelId)} />,
+          },
+        ]}
+      />
     </Card>
   );
 }

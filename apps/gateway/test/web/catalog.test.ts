@@ -115,7 +115,9 @@ describe('the catalog web UI', () => {
     await expect(
       page.getByLabel('System', { exact: true }).getAttribute('aria-invalid'),
     ).resolves.toBe('true');
-    await expectCleanPage(list, 'catalog-service-form-invalid');
+    await expectCleanPage(list, 'catalog-service-form-invalid', {
+      allow: [/^400 POST \/api\/v1\/catalog\/services$/, /^Unknown system: nowhere$/],
+    });
 
     await page.getByLabel('System', { exact: true }).fill('shop');
     await page.getByRole('button', { name: 'Create' }).click();
@@ -172,12 +174,19 @@ describe('the catalog web UI', () => {
   });
 
   it("shows the API's NOT_FOUND on a detail page of a service that does not exist", async () => {
-    const { page } = await web.open('/catalog/services/no-such-service');
+    const missing = await web.open('/catalog/services/no-such-service');
+    const { page } = missing;
     await page
       .getByRole('alert')
       .filter({ hasText: 'Service not found: no-such-service' })
       .waitFor();
     await page.getByRole('heading', { name: 'no-such-service' }).waitFor();
+    await expectCleanPage(missing, 'catalog-service-missing', {
+      allow: [
+        /^404 GET \/api\/v1\/catalog\/services\/no-such-service$/,
+        /^Service not found: no-such-service$/,
+      ],
+    });
   });
 
   it('searches services, systems, owners and APIs, and links to each hit', async () => {

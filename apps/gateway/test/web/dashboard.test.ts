@@ -35,12 +35,34 @@ describe('the dashboard', () => {
     });
   });
 
-  it('lists the latest audit events and answers unknown paths with the dashboard', async () => {
+  it('lists the latest audit events; the card of a service turned off says so and calls nothing', async () => {
     await web.client.ledger.createEvent({
       body: { action: 'deploy.finished', actor: 'ci@example.com', resource: 'svc/cart' },
     });
-    const { page } = await web.open('/no/such/page');
-    await page.getByRole('link', { name: 'deploy.finished' }).waitFor();
+    await web.client.gateway.setFeature({ path: { name: 'stage' }, body: { enabled: false } });
+    try {
+      const webPage = await web.open('/');
+      const { page } = webPage;
+      await page.getByRole('link', { name: 'deploy.finished' }).waitFor();
+      await page.getByText('The sandbox (stage) is turned off.', { exact: true }).waitFor();
+      await page.getByText(/Deliveries are read per sandbox app/).waitFor();
+      await page.waitForLoadState('networkidle');
+      const requests = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => e.name),
+      );
+      expect(requests.filter((url) => /\/api\/v1\/(stage|communication)\//.test(url))).toEqual([]);
+      await expectCleanPage(webPage, 'dashboard-stage-off');
+    } finally {
+      await web.client.gateway.clearFeature({ path: { name: 'stage' } });
+    }
+  });
+
+  it('answers an unknown path, of the dashboard or of a service, with "Page not found"', async () => {
+    for (const path of ['/no/such/page', '/ledger/no/such/page']) {
+      const webPage = await web.open(path);
+      await webPage.page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      await webPage.page.getByRole('link', { name: 'Back to the start' }).waitFor();
+    }
   });
 
   it('shows the API error instead of a blank page when a call fails', async () => {

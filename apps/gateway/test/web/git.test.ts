@@ -10,7 +10,6 @@ const web = webTest({ FEATURE_GIT: 'true', GIT_DATA_DIR: dataDir });
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** The console line Chromium writes for an answer of 4xx the test asked for. */
-const only4xx = (errors: string[]) => errors.filter((e) => !/status of 4\d\d/.test(e));
 
 let repoId: string;
 let first: string;
@@ -162,8 +161,9 @@ describe('providers and repositories', () => {
     await page.getByRole('button', { name: 'Create' }).click();
     const owner = page.locator('.ui-field', { has: page.getByRole('textbox', { name: 'Owner' }) });
     await owner.locator('.ui-field-error').filter({ hasText: /owner/ }).waitFor();
-    await expectCleanPage({ ...webPage, errors: only4xx(webPage.errors) }, 'git-repo-new');
-    webPage.errors.length = 0;
+    await expectCleanPage(webPage, 'git-repo-new', {
+      allow: [/^400 POST \/api\/v1\/git\/repos$/, /owner/],
+    });
     await page.getByRole('textbox', { name: 'Owner' }).fill('acme');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('heading', { name: 'acme/gadgets' }).waitFor();
@@ -175,11 +175,18 @@ describe('providers and repositories', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('alert').waitFor();
-    expect(only4xx(webPage.errors)).toEqual([]);
+    await expectCleanPage(webPage, 'git-provider-in-use', {
+      allow: [
+        /^409 DELETE \/api\/v1\/git\/providers\/[\w-]+$/,
+        /^Provider Scratch has 1 connected/,
+      ],
+    });
 
     await page.getByRole('link', { name: 'acme/gadgets' }).click();
-    await page.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    const disconnect = page.getByRole('dialog');
+    await disconnect.getByText(/^Disconnect acme\/gadgets\? .*nothing is deleted/).waitFor();
+    await disconnect.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('heading', { name: 'Repositories' }).waitFor();
     const repos = await web.client.git.listRepos({});
     expect(repos.map((r) => r.fullName)).toEqual(['acme/widgets']);
@@ -191,7 +198,7 @@ describe('providers and repositories', () => {
     await expect(
       web.client.git.getProvider({ path: { idOrName: 'Scratch' } }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expectCleanPage({ ...webPage, errors: only4xx(webPage.errors) }, 'git-providers');
+    await expectCleanPage(webPage, 'git-providers');
   });
 
   it('says NOT_FOUND for a repository that does not exist', async () => {
@@ -200,6 +207,8 @@ describe('providers and repositories', () => {
       .getByRole('alert')
       .filter({ hasText: /not found|no repository/i })
       .waitFor();
-    expect(only4xx(webPage.errors)).toEqual([]);
+    await expectCleanPage(webPage, 'git-repo-missing', {
+      allow: [/^404 GET \/api\/v1\/git\/repos\/no-such-repo$/, /not found|no repository/i],
+    });
   });
 });

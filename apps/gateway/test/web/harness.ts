@@ -13,9 +13,12 @@ import { gatewayUnderTest, type GatewayUnderTest } from '../helpers';
 /**
  * The whole platform for a web UI's browser test: the gateway (every service in-process, the
  * built web UIs) listening on a free port of a fresh database, a typed client to seed it with,
- * and headless Chromium. One per test file: `const web = webTest()` at the top.
+ * and headless Chromium. One per test file: `const web = webTest()` at the top; `env` may be a
+ * function, for values known only once a peer started (an identity provider's address).
  */
-export function webTest(env: Record<string, string> = {}) {
+export function webTest(
+  env: Record<string, string> | (() => Promise<Record<string, string>>) = {},
+) {
   const state = {} as {
     gw: GatewayUnderTest;
     url: string;
@@ -24,7 +27,7 @@ export function webTest(env: Record<string, string> = {}) {
   };
   const opened: WebPage[] = [];
   beforeAll(async () => {
-    state.gw = await gatewayUnderTest(env);
+    state.gw = await gatewayUnderTest(typeof env === 'function' ? await env() : env);
     state.url = await listen(state.gw.app);
     state.client = createClient(httpTransport(state.url));
     state.browser = await launchBrowser();
@@ -58,12 +61,23 @@ export function webTest(env: Record<string, string> = {}) {
 }
 
 /**
- * What every page must be: no console errors, no failed requests, no serious or critical axe
- * violation, in light and in dark; a screenshot of each saved as an artifact.
+ * What every page must be: no console errors, no failed requests, no 4xx answer from the API and
+ * no alert shown (except those `allow` names: a test's intended validation failure or missing
+ * id, matched against `<status> <method> <path>` and against the alert's text), no serious or
+ * critical axe violation, in light and in dark; a screenshot of each saved as an artifact.
  */
-export async function expectCleanPage(web: WebPage, name: string) {
+export async function expectCleanPage(
+  web: WebPage,
+  name: string,
+  { allow = [] }: { allow?: RegExp[] } = {},
+) {
   const { page } = web;
   await page.waitForLoadState('networkidle');
+  const allowed = (text: string) => allow.some((pattern) => pattern.test(text));
+  // Each 4xx answer is judged once: a later check of the same page sees only the newer ones.
+  expect(web.clientErrors.splice(0).filter((e) => !allowed(e))).toEqual([]);
+  const alerts = await page.locator('[role=alert]:visible').allInnerTexts();
+  expect(alerts.filter((text) => !allowed(text))).toEqual([]);
   for (const theme of ['light', 'dark'] as const) {
     await setTheme(page, theme);
     expect({ theme, violations: await seriousViolations(page) }).toEqual({ theme, violations: [] });

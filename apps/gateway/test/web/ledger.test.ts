@@ -55,13 +55,33 @@ describe('the audit web UI', () => {
       retentionDays: 30,
       action: 'anonymize',
     });
-    await expectCleanPage(form, 'ledger-policy');
+    // The validation failure above was meant.
+    await expectCleanPage(form, 'ledger-policy', {
+      allow: [/^400 POST \/api\/v1\/ledger\/policies$/],
+    });
 
     await page.getByRole('button', { name: 'Apply now' }).click();
+    const apply = page.getByRole('dialog', { name: 'Apply now' });
+    await apply.getByText(/Apply short-lived now\? .* anonymized at once/).waitFor();
+    await apply.getByRole('button', { name: 'Apply now' }).click();
     await page.getByText(/0 deleted, 0 anonymized/).waitFor();
 
-    await page.getByRole('button', { name: 'Delete' }).click();
+    // The confirmation opens on Cancel (one Enter does not delete); Escape closes it, and
+    // nothing is deleted; focus is back on the button that opened it.
+    const remove = page.getByRole('button', { name: 'Delete' });
+    await remove.click();
     const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Cancel');
+    expect(
+      await page.evaluate(() => document.activeElement?.closest('dialog')?.open ?? false),
+    ).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Delete');
+    await expect(web.client.ledger.listPolicies()).resolves.toHaveLength(1);
+
+    await remove.click();
     await dialog.getByText('Delete retention policy short-lived?').waitFor();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('heading', { name: 'Retention policies' }).waitFor();
@@ -89,6 +109,8 @@ describe('the audit web UI', () => {
       .getByRole('alert')
       .filter({ hasText: /not found/i })
       .waitFor();
-    expect(missing.errors).toEqual([]);
+    await expectCleanPage(missing, 'ledger-classification-missing', {
+      allow: [/^404 GET \/api\/v1\/ledger\/classifications\/nope$/, /not found/i],
+    });
   });
 });

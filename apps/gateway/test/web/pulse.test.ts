@@ -29,6 +29,12 @@ describe('the analytics web UI', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('4–6').waitFor();
     await expectRows(page, 3);
+    // Page 2 shows exactly the API's second page, in its order.
+    const shown = await page
+      .locator('main tbody tr td:first-child a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()));
+    const second = await web.client.pulse.listEvents({ query: { limit: 3, offset: 3 } });
+    expect(shown).toEqual(second.map((e) => e.id));
     await expectCleanPage(list, 'pulse-events');
 
     await page.getByLabel('Name', { exact: true }).fill('signup');
@@ -85,6 +91,9 @@ describe('the analytics web UI', () => {
     await page.getByRole('button', { name: 'Create' }).click();
     const name = page.locator('.ui-field', { has: page.getByLabel('Name') });
     await name.locator('.ui-field-error', { hasText: /required/ }).waitFor();
+    await expectCleanPage(form, 'pulse-event-refused', {
+      allow: [/^400 POST \/api\/v1\/pulse\/events$/, /required/],
+    });
     await page.getByLabel('Name').fill('checkout_started');
     await page.getByLabel('User').fill('u9');
     await page.getByLabel('Properties').fill('{"plan": "pro"}');
@@ -102,7 +111,9 @@ describe('the analytics web UI', () => {
       .getByRole('alert')
       .filter({ hasText: /not found/i })
       .waitFor();
-    expect(missing.errors).toEqual([]);
+    await expectCleanPage(missing, 'pulse-event-missing', {
+      allow: [/^404 GET \/api\/v1\/pulse\/events\/nope$/, /not found/i],
+    });
   });
 });
 

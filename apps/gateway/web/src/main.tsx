@@ -1,4 +1,4 @@
-import { mountApp, Route, Routes } from '@platform/ui';
+import { mountApp, NotFound, Route, Routes } from '@platform/ui';
 import { Dashboard } from './dashboard';
 
 mountApp({
@@ -6,7 +6,8 @@ mountApp({
   title: 'Platform',
   children: (
     <Routes>
-      <Route path="*" element={<Dashboard />} />
+      <Route index element={<Dashboard />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -7,11 +7,10 @@ import {
   FilterBar,
   FilterSelect,
   formatDate,
-  keepPreviousData,
   Link,
   Loading,
   PageHeader,
-  Pager,
+  QueryList,
   useListParams,
   useParams,
   useQuery,
@@ -26,15 +25,8 @@ const firstLine = (message: string) => message.split('\n')[0];
 
 /** The commits of a branch (the default one unless chosen), newest first, paged. */
 export function Commits({ repo }: { repo: Repo }) {
-  const params = useListParams({ limit: 20 });
+  const params = useListParams();
   const branches = useBranches(repo);
-  const branch = params.get('branch');
-  const query = { limit: params.limit, offset: params.offset, ...(branch && { branch }) };
-  const commits = useQuery({
-    queryKey: ['commits', repo.id, query],
-    queryFn: () => api.git.listCommits({ path: { id: repo.id }, query }),
-    placeholderData: keepPreviousData,
-  });
   return (
     <Card
       title="Commits"
@@ -47,36 +39,35 @@ export function Commits({ repo }: { repo: Repo }) {
       <FilterBar>
         <FilterSelect
           label="Branch"
-          value={branch}
+          value={params.get('branch')}
           onChange={(v) => params.set('branch', v)}
+          any="Default branch"
           options={(branches.data ?? []).map((b) => b.name)}
         />
       </FilterBar>
-      <ErrorBanner error={commits.error} />
-      {commits.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={commits.data ?? []}
-            rowKey={(c) => c.sha}
-            href={(c) => `/repos/${repo.id}/commits/${c.sha}`}
-            empty="No commits on this branch yet."
-            columns={[
-              { header: 'Commit', cell: (c) => <code>{shortSha(c.sha)}</code> },
-              { header: 'Message', cell: (c) => firstLine(c.message) },
-              { header: 'Author', cell: (c) => c.author.name || c.author.email },
-              { header: 'When', cell: (c) => formatDate(c.author.date) },
-            ]}
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={commits.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
+      {/* The page's URL holds the pull requests' filter too: only this list's own go along. */}
+      <QueryList
+        queryKey={['commits', repo.id]}
+        list={({ branch, limit, offset }) =>
+          api.git.listCommits({
+            path: { id: repo.id },
+            query: {
+              limit: Number(limit),
+              offset: Number(offset),
+              ...(branch && { branch: String(branch) }),
+            },
+          })
+        }
+        rowKey={(c) => c.sha}
+        href={(c) => `/repos/${repo.id}/commits/${c.sha}`}
+        empty="No commits on this branch yet."
+        columns={[
+          { header: 'Commit', cell: (c) => <code>{shortSha(c.sha)}</code> },
+          { header: 'Message', cell: (c) => firstLine(c.message) },
+          { header: 'Author', cell: (c) => c.author.name || c.author.email },
+          { header: 'When', cell: (c) => formatDate(c.author.date) },
+        ]}
+      />
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import './git.css';
 import { NewCommitPage } from './commit-form';
 import { CommitPage } from './commits';
@@ -23,6 +23,7 @@ mountApp({
       <Route path="repos/:id/pulls/new" element={<NewPullPage />} />
       <Route path="repos/:id/pulls/:number" element={<PullPage />} />
       {resourceRoutes(providers)}
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

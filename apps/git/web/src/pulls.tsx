@@ -1,17 +1,13 @@
 import {
   api,
   Card,
-  DataTable,
-  ErrorBanner,
   FilterBar,
+  FilterSelect,
   formatDate,
-  keepPreviousData,
   Link,
-  Loading,
-  Pager,
+  QueryList,
   Status,
   useListParams,
-  useQuery,
   type DataOf,
 } from '@platform/ui';
 import type { Repo } from './repos';
@@ -21,16 +17,12 @@ export type Pull = DataOf<'git.getPull'>;
 /** A pull request's state in one word: merged, open or closed. */
 export const pullState = (p: Pull) => (p.merged ? 'merged' : p.state);
 
+const STATES = ['open', 'closed', 'all'] as const;
+
 /** The repository's pull requests (open unless asked), newest first, paged. */
 export function Pulls({ repo }: { repo: Repo }) {
-  const params = useListParams({ limit: 20 });
-  const state = (params.get('state') || 'open') as 'open' | 'closed' | 'all';
-  const query = { state, limit: params.limit, offset: params.offset };
-  const pulls = useQuery({
-    queryKey: ['pulls', repo.id, query],
-    queryFn: () => api.git.listPulls({ path: { id: repo.id }, query }),
-    placeholderData: keepPreviousData,
-  });
+  const params = useListParams();
+  const state = params.get('state') || 'open';
   return (
     <Card
       title="Pull requests"
@@ -41,41 +33,38 @@ export function Pulls({ repo }: { repo: Repo }) {
       }
     >
       <FilterBar>
-        <label className="ui-filter">
-          <span>State</span>
-          <select value={state} onChange={(e) => params.set('state', e.target.value)}>
-            {['open', 'closed', 'all'].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="State"
+          value={state}
+          onChange={(v) => params.set('state', v)}
+          any={null}
+          options={STATES}
+        />
       </FilterBar>
-      <ErrorBanner error={pulls.error} />
-      {pulls.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={pulls.data ?? []}
-            rowKey={(p) => String(p.number)}
-            href={(p) => `/repos/${repo.id}/pulls/${p.number}`}
-            empty={`No ${state === 'all' ? '' : `${state} `}pull requests.`}
-            columns={[
-              { header: 'Pull request', cell: (p) => `#${p.number} ${p.title}` },
-              { header: 'State', cell: (p) => <Status value={pullState(p)} /> },
-              { header: 'Branches', cell: (p) => `${p.head} → ${p.base}` },
-              { header: 'Author', cell: (p) => p.author },
-              { header: 'Updated', cell: (p) => formatDate(p.updated) },
-            ]}
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={pulls.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
+      {/* The page's URL holds the commits' filter too: only this list's own go along. */}
+      <QueryList
+        queryKey={['pulls', repo.id]}
+        list={({ limit, offset }) =>
+          api.git.listPulls({
+            path: { id: repo.id },
+            query: {
+              state: state as (typeof STATES)[number],
+              limit: Number(limit),
+              offset: Number(offset),
+            },
+          })
+        }
+        rowKey={(p) => String(p.number)}
+        href={(p) => `/repos/${repo.id}/pulls/${p.number}`}
+        empty={`No ${state === 'all' ? '' : `${state} `}pull requests.`}
+        columns={[
+          { header: 'Pull request', cell: (p) => `#${p.number} ${p.title}` },
+          { header: 'State', cell: (p) => <Status value={pullState(p)} /> },
+          { header: 'Branches', cell: (p) => `${p.head} → ${p.base}` },
+          { header: 'Author', cell: (p) => p.author },
+          { header: 'Updated', cell: (p) => formatDate(p.updated) },
+        ]}
+      />
     </Card>
   );
 }

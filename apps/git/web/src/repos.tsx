@@ -56,8 +56,11 @@ export const repos: ResourceSpec<Repo> = {
   get: (idOrName) => api.git.getRepo({ path: { idOrName } }),
   create: (body) => api.git.connectRepo({ body: body as RepoInput }),
   remove: (idOrName) => api.git.deleteRepo({ path: { idOrName } }),
+  removeLabel: 'Disconnect',
+  removeQuestion: (r) =>
+    `Disconnect ${r.fullName}? The platform stops showing it; nothing is deleted at ${r.fullName}'s provider, and connecting it again brings it back.`,
   description:
-    'Repositories connected through a provider, newest first. Deleting one disconnects it; its data stays.',
+    'Repositories connected through a provider, newest first. Disconnecting one deletes no data.',
   filters: [{ name: 'providerId', label: 'Provider id', type: 'text' }],
   columns: [
     { header: 'Repository', cell: (r) => r.fullName },

@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import './inference.css';
 import { ModelsPage } from './models';
 import { PlaygroundPage } from './playground';
@@ -23,6 +23,7 @@ mountApp({
       <Route path="requests/:id" element={<RequestPage />} />
       <Route path="models" element={<ModelsPage />} />
       {resourceRoutes(providers)}
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -3,14 +3,11 @@ import {
   Card,
   DataTable,
   ErrorBanner,
-  FilterBar,
-  FilterSelect,
   formatDate,
-  keepPreviousData,
   Loading,
   Notice,
   PageHeader,
-  Pager,
+  QueryList,
   useListParams,
   useMutation,
   useQuery,
@@ -68,46 +65,29 @@ const columns = [
 
 /** Every synced model, filtered by provider, paged. */
 export function ModelsPage() {
-  const params = useListParams({ limit: 50 });
+  const params = useListParams();
   const providers = useProviders();
-  const models = useQuery({
-    queryKey: ['models', params.query],
-    queryFn: () => api.inference.listModels({ query: params.query }),
-    placeholderData: keepPreviousData,
-  });
   const provider = params.get('provider');
   return (
     <>
       <PageHeader title="Models" actions={<SyncModels provider={provider || undefined} />}>
         The models each provider offers, as last synced from its model list.
       </PageHeader>
-      <FilterBar>
-        <FilterSelect
-          label="Provider"
-          value={provider}
-          onChange={(v) => params.set('provider', v)}
-          options={(providers.data ?? []).map((p) => p.name)}
-        />
-      </FilterBar>
-      <ErrorBanner error={models.error ?? providers.error} />
-      {models.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={models.data ?? []}
-            columns={columns}
-            rowKey={(m) => `${m.providerId}/${m.name}`}
-            empty="No models synced yet: sync them from the providers."
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={models.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
+      <ErrorBanner error={providers.error} />
+      <QueryList
+        queryKey={['models']}
+        list={(query) => api.inference.listModels({ query })}
+        filters={[
+          {
+            name: 'provider',
+            label: 'Provider',
+            options: (providers.data ?? []).map((p) => p.name),
+          },
+        ]}
+        columns={columns}
+        rowKey={(m) => `${m.providerId}/${m.name}`}
+        empty="No models synced yet: sync them from the providers."
+      />
     </>
   );
 }

@@ -9,7 +9,7 @@ import {
   TextField,
   useQuery,
 } from '@platform/ui';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useProviders } from './models';
 import { streamChat, type ChatBody, type StreamEnd } from './stream';
 
@@ -89,6 +89,8 @@ export function PlaygroundPage() {
   const [live, setLive] = useState('');
   const [error, setError] = useState<unknown>(null);
   const controller = useRef<AbortController | null>(null);
+  // Leaving the page stops the answer being written (no stream left running unseen).
+  useEffect(() => () => controller.current?.abort(), []);
 
   const send = async () => {
     if (controller.current) return;
@@ -134,7 +136,13 @@ export function PlaygroundPage() {
         Chat with a model; the answer streams from POST /chat/stream as it is written.
       </PageHeader>
       <div className="inference-playground">
-        <Form label="Chat" onSubmit={() => void send()} error={error} submitLabel="Send">
+        <Form
+          label="Chat"
+          onSubmit={() => void send()}
+          error={error}
+          pending={asked !== null}
+          submitLabel="Send"
+        >
           {fields}
           <TextField
             label="System prompt"

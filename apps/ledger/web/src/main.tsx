@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { classifications } from './classifications';
 import { events, SignedHeads } from './events';
 import { policies } from './policies';
@@ -19,6 +19,7 @@ mountApp({
       <Route path="heads" element={<SignedHeads />} />
       {resourceRoutes(policies)}
       {resourceRoutes(classifications)}
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -1,6 +1,7 @@
 import {
   api,
   Card,
+  ConfirmButton,
   ErrorBanner,
   formatDate,
   Notice,
@@ -13,25 +14,28 @@ import {
 
 type Policy = DataOf<'ledger.getPolicy'>;
 
-/** Runs a policy now and says what it did. */
+/** Runs a policy now, once confirmed (it deletes or anonymizes events), and says what it did. */
 function ApplyNow({ policy }: { policy: Policy }) {
   const queryClient = useQueryClient();
   const apply = useMutation({
     mutationFn: () => api.ledger.applyPolicy({ path: { idOrName: policy.id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['policies'] }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['policies'] }),
+        queryClient.invalidateQueries({ queryKey: ['events'] }),
+      ]),
   });
+  const verb = policy.action === 'delete' ? 'deleted' : 'anonymized';
   return (
     <Card
       title="Apply now"
       actions={
-        <button
-          type="button"
-          className="ui-button ui-button-primary"
-          disabled={apply.isPending}
-          onClick={() => apply.mutate()}
-        >
-          Apply now
-        </button>
+        <ConfirmButton
+          label="Apply now"
+          question={`Apply ${policy.name} now? Its events older than ${policy.retentionDays} days are ${verb} at once. This cannot be undone.`}
+          onConfirm={() => apply.mutate()}
+          pending={apply.isPending}
+        />
       }
     >
       <p className="ui-muted">

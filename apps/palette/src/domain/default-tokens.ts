@@ -23,6 +23,7 @@ const TOKENS: [name: string, category: Category, light: string, dark?: string][]
   ['warning', 'color', '#93370d', '#fdb022'],
   ['warning-soft', 'color', '#fff4e0', '#33230a'],
   ['focus', 'color', '#1f4fc9', '#86a8ff'],
+  ['overlay', 'color', 'rgb(16 24 40 / 0.45)', 'rgb(0 0 0 / 0.6)'],
   ['chart-1', 'color', '#1f4fc9', '#86a8ff'],
   ['chart-2', 'color', '#0e9384', '#5fe9d0'],
   ['chart-3', 'color', '#c4320a', '#ff9c66'],

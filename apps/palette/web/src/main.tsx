@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { components } from './components';
 import { ContrastChecker } from './contrast';
 import { ExportPage } from './export';
@@ -36,7 +36,7 @@ mountApp({
       {resourceRoutes(patterns)}
       {resourceRoutes(standards)}
       {resourceRoutes(rules)}
-      <Route path="*" element={<Navigate to="/gallery" replace />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -51,11 +51,13 @@ export const keys: ResourceSpec<Key> = {
   description: (
     <>
       Keys for CI and scripts, sent as <code>x-api-key</code>. The key itself is shown once, when it
-      is made.{' '}
-      <Link className="ui-button ui-button-primary" to="/keys/new">
-        New key
-      </Link>
+      is made.
     </>
+  ),
+  actions: (
+    <Link className="ui-button ui-button-primary" to="/keys/new">
+      New key
+    </Link>
   ),
   key: (k) => k.id,
   title: (k) => k.name,

@@ -1,4 +1,4 @@
-import { mountApp, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { ConnectionsPage } from './connections';
 import { NewKeyPage } from './key-new';
 import { keys } from './keys';
@@ -24,7 +24,7 @@ mountApp({
       {resourceRoutes(keys)}
       {resourceRoutes(providers)}
       <Route path="connections" element={<ConnectionsPage />} />
-      <Route path="*" element={<MePage />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -7,7 +7,7 @@ import {
   PageHeader,
   PlatformError,
   useQuery,
-  useQueryClient,
+  useSignOut,
   type DataOf,
 } from '@platform/ui';
 
@@ -21,12 +21,7 @@ export function useMe() {
 /** The caller: a signed-in person, a key, a service, or anonymous when authentication is off. */
 export function MePage() {
   const me = useMe();
-  const queryClient = useQueryClient();
-  const signOut = async () => {
-    await api.passport.logout();
-    queryClient.clear();
-    location.assign('/');
-  };
+  const signOut = useSignOut();
   if (me.isPending) return <Loading />;
   if (me.error instanceof PlatformError && me.error.status === 401) {
     const returnTo = encodeURIComponent('/passport/');
@@ -58,7 +53,12 @@ export function MePage() {
         }
         actions={
           who.kind === 'user' && (
-            <button type="button" className="ui-button" onClick={signOut}>
+            <button
+              type="button"
+              className="ui-button"
+              disabled={signOut.isPending}
+              onClick={() => signOut.mutate()}
+            >
               Sign out
             </button>
           )
@@ -68,6 +68,7 @@ export function MePage() {
           ? 'Authentication is off: everyone is anonymous, and an administrator.'
           : `Signed in as a ${who.kind}.`}
       </PageHeader>
+      <ErrorBanner error={signOut.error} />
       <Card title="Identity">
         <Details
           items={

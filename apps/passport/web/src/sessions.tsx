@@ -1,20 +1,16 @@
 import {
   api,
   ConfirmButton,
-  DataTable,
   ErrorBanner,
   FilterBar,
   FilterInput,
   FilterSelect,
   formatDate,
-  keepPreviousData,
-  Loading,
   PageHeader,
-  Pager,
+  QueryList,
   Status,
   useListParams,
   useMutation,
-  useQuery,
   useQueryClient,
   type DataOf,
 } from '@platform/ui';
@@ -46,18 +42,12 @@ function EndSession({ session }: { session: Session }) {
 /** Sign-in sessions, newest first: admins see all, a person their own; each can be ended. */
 export function SessionsPage() {
   const params = useListParams();
-  const query = { ...params.query } as Record<string, string | number | boolean>;
-  if (query.active !== undefined) query.active = query.active === 'true';
-  const sessions = useQuery({
-    queryKey: ['sessions', query],
-    queryFn: () => api.passport.listSessions({ query }),
-    placeholderData: keepPreviousData,
-  });
   return (
     <>
       <PageHeader title="Sessions">
         Sign-in sessions, newest first. Ending one signs that browser out at once.
       </PageHeader>
+      {/* Its own bar (the state's options have words for true and false); QueryList reads the URL. */}
       <FilterBar>
         <FilterInput
           label="Email"
@@ -74,33 +64,25 @@ export function SessionsPage() {
           ]}
         />
       </FilterBar>
-      <ErrorBanner error={sessions.error} />
-      {sessions.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={sessions.data ?? []}
-            rowKey={(s) => s.id}
-            empty="No sessions match: nobody signed in (authentication may be off)."
-            columns={[
-              { header: 'Email', cell: (s) => s.email },
-              { header: 'Name', cell: (s) => s.name },
-              { header: 'State', cell: (s) => <Status value={s.active ? 'active' : 'ended'} /> },
-              { header: 'Signed in', cell: (s) => formatDate(s.createdAt) },
-              { header: 'Last seen', cell: (s) => formatDate(s.lastSeenAt) },
-              { header: 'Expires', cell: (s) => formatDate(s.expiresAt) },
-              { header: 'Actions', cell: (s) => <EndSession session={s} /> },
-            ]}
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={sessions.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
+      <QueryList
+        queryKey={['sessions']}
+        list={({ active, ...query }) =>
+          api.passport.listSessions({
+            query: active === undefined ? query : { ...query, active: active === 'true' },
+          })
+        }
+        rowKey={(s) => s.id}
+        empty="No sessions match: nobody signed in (authentication may be off)."
+        columns={[
+          { header: 'Email', cell: (s) => s.email },
+          { header: 'Name', cell: (s) => s.name },
+          { header: 'State', cell: (s) => <Status value={s.active ? 'active' : 'ended'} /> },
+          { header: 'Signed in', cell: (s) => formatDate(s.createdAt) },
+          { header: 'Last seen', cell: (s) => formatDate(s.lastSeenAt) },
+          { header: 'Expires', cell: (s) => formatDate(s.expiresAt) },
+          { header: 'Actions', cell: (s) => <EndSession session={s} /> },
+        ]}
+      />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { events } from './events';
 import './pulse.css';
 import { TimelinePage } from './timeline';
@@ -18,7 +18,7 @@ mountApp({
       {resourceRoutes(events)}
       <Route path="top" element={<TopEventsPage />} />
       <Route path="timeline" element={<TimelinePage />} />
-      <Route path="*" element={<Navigate to="/events" replace />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -5,6 +5,7 @@ import {
   Empty,
   ErrorBanner,
   FilterBar,
+  FilterSelect,
   FilterInput,
   keepPreviousData,
   Loading,
@@ -48,18 +49,13 @@ export function TimelinePage() {
         {filter('userId', 'User')}
         {filter('from', 'From', 'date')}
         {filter('to', 'To', 'date')}
-        <label className="ui-filter">
-          <span>Interval</span>
-          <select
-            value={params.get('interval')}
-            onChange={(e) => params.set('interval', e.target.value)}
-          >
-            <option value="">auto ({chart.interval})</option>
-            {INTERVALS.map((i) => (
-              <option key={i}>{i}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Interval"
+          value={params.get('interval')}
+          onChange={(v) => params.set('interval', v)}
+          any={`auto (${chart.interval})`}
+          options={INTERVALS}
+        />
       </FilterBar>
       <ErrorBanner error={events.error} />
       {rows.length === LIMIT && (

@@ -4,7 +4,7 @@ import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
-import { EditorSelection, EditorState, type Extension } from '@codemirror/state';
+import { EditorSelection, EditorState, Transaction, type Extension } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
@@ -74,17 +74,20 @@ const theme = EditorView.theme({
 /**
  * A CodeMirror 6 editor of one file: its language by extension, Ctrl/Cmd-S saves, and a render
  * error at its line (a lint diagnostic, the cursor there, scrolled into view). Mount it again
- * (a React key) to load other content.
+ * (a React key) for another file; `stored`, the file as saved when nothing is being edited,
+ * replaces the text when it changes underneath (a restore, another tab), without a remount.
  */
 export function CodeEditor({
   path,
   initial,
+  stored,
   error,
   onChange,
   onSave,
 }: {
   path: string;
   initial: string;
+  stored?: string;
   error: ErrorAt | null;
   onChange(content: string): void;
   onSave(): void;
@@ -113,16 +116,26 @@ export function CodeEditor({
           // An explicit tabindex: axe counts it as the scroller's keyboard-focusable content.
           EditorView.contentAttributes.of({ 'aria-label': `Contents of ${path}`, tabindex: '0' }),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) handlers.current.onChange(update.state.doc.toString());
+            const typed = update.transactions.some((t) => !t.annotation(Transaction.remote));
+            if (update.docChanged && typed) handlers.current.onChange(update.state.doc.toString());
           }),
         ],
       }),
     });
     setView(editor);
     return () => editor.destroy();
-    // The content is loaded once: a new file or version mounts the editor again.
+    // The content is loaded once (a new file mounts the editor again); `stored` follows below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  useEffect(() => {
+    if (!view || stored === undefined || stored === view.state.doc.toString()) return;
+    // Not a change of the person's: no draft comes of it.
+    view.dispatch({
+      changes: { from: 0, to: view.state.doc.length, insert: stored },
+      annotations: Transaction.remote.of(true),
+    });
+  }, [view, stored]);
+  // The render error; again after a text replaced underneath (that dropped the diagnostic).
   useEffect(() => {
     if (!view) return;
     if (!error) {
@@ -141,6 +154,6 @@ export function CodeEditor({
       selection: EditorSelection.cursor(at),
       effects: EditorView.scrollIntoView(at, { y: 'center' }),
     });
-  }, [view, error]);
+  }, [view, error, stored]);
   return <div ref={host} className="stage-editor" data-path={path} />;
 }

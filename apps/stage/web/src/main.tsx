@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { apps } from './apps';
 import { RunPage, RunsPage } from './runs';
 import { SessionPage } from './session';
@@ -22,6 +22,7 @@ mountApp({
       {resourceRoutes(apps)}
       <Route path="apps/:sid/runs" element={<RunsPage />} />
       <Route path="apps/:sid/runs/:runId" element={<RunPage />} />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });

@@ -1,4 +1,4 @@
-import { Card, Empty, formatDate, type DataOf } from '@platform/ui';
+import { Card, Empty, FilterSelect, formatDate, type DataOf } from '@platform/ui';
 
 type Render = DataOf<'stage.getStatus'>['render'];
 
@@ -17,8 +17,8 @@ export function defaultEntry(render: Render, paths: readonly string[]): string |
 }
 
 /**
- * The live preview: the session's last good render in a sandboxed frame (the page sets its own
- * sandbox), loaded again whenever a render succeeds; which entry to render, and a render button.
+ * The live preview: the session's last good render in a sandboxed frame (the frame's sandbox
+ * matches the one the page's CSP sets), loaded again whenever a render succeeds; which entry to render, and a render button.
  */
 export function Preview({
   id,
@@ -46,17 +46,13 @@ export function Preview({
       title="Preview"
       actions={
         <>
-          <label className="ui-filter">
-            <span>Entry</span>
-            <select value={entry ?? ''} onChange={(e) => onEntry(e.target.value)}>
-              {scripts.length === 0 && <option value="">No script to render</option>}
-              {scripts.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label="Entry"
+            value={entry ?? ''}
+            onChange={onEntry}
+            any={scripts.length === 0 ? 'No script to render' : null}
+            options={scripts}
+          />
           <button
             type="button"
             className="ui-button"
@@ -75,6 +71,9 @@ export function Preview({
             className="stage-preview"
             title="Preview"
             src={url}
+            // As the page's own CSP sandbox (PREVIEW_CSP): scripts, forms, dialogs and popups,
+            // never the platform's origin (no allow-same-origin).
+            sandbox="allow-scripts allow-forms allow-modals allow-popups"
           />
           <p className="ui-muted">
             Version {render.version} of {render.entry}, rendered {formatDate(render.renderedAt)}

@@ -1,21 +1,15 @@
 import {
   api,
   Card,
-  DataTable,
   Details,
   ErrorBanner,
-  FilterBar,
-  FilterInput,
-  FilterSelect,
   formatDate,
   JsonBlock,
-  keepPreviousData,
   Link,
   Loading,
   PageHeader,
-  Pager,
+  QueryList,
   Status,
-  useListParams,
   useParams,
   useQuery,
   type DataOf,
@@ -27,61 +21,35 @@ type Query = NonNullable<Parameters<typeof api.stage.listRuns>[0]['query']>;
 const duration = (run: { startedAt: number; finishedAt: number | null }) =>
   run.finishedAt === null ? '—' : `${run.finishedAt - run.startedAt} ms`;
 
-/** An app's workflow runs, newest first, by workflow and status. */
+/** An app's workflow runs, newest first, by workflow and status; read again while one runs. */
 export function RunsPage() {
   const sid = useParams().sid!;
-  const params = useListParams();
-  const runs = useQuery({
-    queryKey: ['apps', sid, 'runs', params.query],
-    queryFn: () => api.stage.listRuns({ path: { sid }, query: params.query as Query }),
-    placeholderData: keepPreviousData,
-  });
   return (
     <>
       <PageHeader title="Workflow runs">
         <Link to={`/apps/${sid}`}>App {sid}</Link>
       </PageHeader>
-      <FilterBar>
-        <FilterInput
-          label="Workflow"
-          value={params.get('workflow')}
-          onChange={(v) => params.set('workflow', v)}
-        />
-        <FilterSelect
-          label="Status"
-          value={params.get('status')}
-          onChange={(v) => params.set('status', v)}
-          options={['running', 'completed', 'failed']}
-        />
-      </FilterBar>
-      <ErrorBanner error={runs.error} />
-      {runs.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={runs.data ?? []}
-            rowKey={(r) => r.id}
-            href={(r) => `/apps/${sid}/runs/${r.id}`}
-            empty="No runs match."
-            columns={[
-              { header: 'Run', cell: (r) => <code>{r.id}</code> },
-              { header: 'Workflow', cell: (r) => r.workflow },
-              { header: 'Status', cell: (r) => <Status value={r.status} /> },
-              { header: 'Caller', cell: (r) => r.caller },
-              { header: 'Started', cell: (r) => formatDate(r.startedAt) },
-              { header: 'Duration', cell: (r) => duration(r), numeric: true },
-              { header: 'Error', cell: (r) => r.error?.message ?? '—' },
-            ]}
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={runs.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
+      <QueryList
+        queryKey={['apps', sid, 'runs']}
+        list={(query) => api.stage.listRuns({ path: { sid }, query: query as Query })}
+        refetchInterval={(rows) => (rows?.some((r) => r.status === 'running') ? 2000 : false)}
+        filters={[
+          { name: 'workflow', label: 'Workflow' },
+          { name: 'status', label: 'Status', options: ['running', 'completed', 'failed'] },
+        ]}
+        rowKey={(r) => r.id}
+        href={(r) => `/apps/${sid}/runs/${r.id}`}
+        empty="No runs match."
+        columns={[
+          { header: 'Run', cell: (r) => <code>{r.id}</code> },
+          { header: 'Workflow', cell: (r) => r.workflow },
+          { header: 'Status', cell: (r) => <Status value={r.status} /> },
+          { header: 'Caller', cell: (r) => r.caller },
+          { header: 'Started', cell: (r) => formatDate(r.startedAt) },
+          { header: 'Duration', cell: (r) => duration(r), numeric: true },
+          { header: 'Error', cell: (r) => r.error?.message ?? '—' },
+        ]}
+      />
     </>
   );
 }

@@ -85,10 +85,11 @@ export function SessionPage() {
       return { path, content };
     },
     onSuccess: async ({ path, content }) => {
+      // The saved file first, then the draft goes: the editor never shows the older text.
+      await refresh();
       setDrafts(({ [path]: draft, ...rest }) =>
         draft === content ? rest : { ...rest, [path]: draft },
       );
-      await refresh();
       setReloads((n) => n + 1);
     },
   });
@@ -175,9 +176,10 @@ export function SessionPage() {
           <ErrorBanner error={save.error ?? remove.error} />
           {selected && file ? (
             <CodeEditor
-              key={`${selected}@${file.version}`}
+              key={selected}
               path={selected}
               initial={content}
+              stored={draft === undefined ? file.content : undefined}
               error={errorHere}
               onChange={(text) => setDrafts((d) => ({ ...d, [selected]: text }))}
               onSave={saveSelected}

@@ -1,4 +1,4 @@
-import { mountApp, Navigate, Route, Routes, resourceRoutes } from '@platform/ui';
+import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { items } from './items';
 
 mountApp({
@@ -9,6 +9,7 @@ mountApp({
     <Routes>
       <Route index element={<Navigate to="/items" replace />} />
       {resourceRoutes(items)}
+      <Route path="*" element={<NotFound />} />
     </Routes>
   ),
 });
