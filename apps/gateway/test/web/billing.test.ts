@@ -1,5 +1,4 @@
-import type { Locator } from 'playwright-core';
-import { expectCleanPage, expectRows, webTest } from './harness';
+import { expectCleanPage, expectRows, expectRowTexts, webTest } from './harness';
 
 const web = webTest();
 
@@ -159,26 +158,3 @@ describe('the billing web UI', () => {
     });
   });
 });
-
-/** Waits until a settled table's body rows read `texts` (each row's cells joined by a space). */
-async function expectRowTexts(table: Locator, texts: string[]) {
-  const el = await table.elementHandle();
-  await table
-    .page()
-    .waitForFunction(
-      ({ el, texts }) => {
-        const rows = [...el!.querySelectorAll('tbody tr')].map((tr) =>
-          [...tr.querySelectorAll('td')].map((td) => td.textContent).join(' '),
-        );
-        return !el!.closest('[aria-busy]') && JSON.stringify(rows) === JSON.stringify(texts);
-      },
-      { el, texts },
-    )
-    .catch(() => undefined); // the comparison below says what differs
-  const rows = await table
-    .locator('tbody tr')
-    .evaluateAll((trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).join(' ')),
-    );
-  expect(rows).toEqual(texts);
-}

@@ -7,7 +7,7 @@ import {
   seriousViolations,
   type WebPage,
 } from '@platform/testing';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { gatewayUnderTest, type GatewayUnderTest } from '../helpers';
 
 /**
@@ -100,4 +100,27 @@ export async function expectRows(page: Page, count: number) {
 /** The theme the shell's selector sets (`data-theme` on <html>). */
 export async function setTheme(page: Page, theme: 'light' | 'dark' | 'system') {
   await page.getByLabel('Theme').selectOption(theme);
+}
+
+/** Waits until a settled table's body rows read `texts` (each row's cells joined by a space). */
+export async function expectRowTexts(table: Locator, texts: string[]) {
+  const el = await table.elementHandle();
+  await table
+    .page()
+    .waitForFunction(
+      ({ el, texts }) => {
+        const rows = [...el!.querySelectorAll('tbody tr')].map((tr) =>
+          [...tr.querySelectorAll('td')].map((td) => td.textContent).join(' '),
+        );
+        return !el!.closest('[aria-busy]') && JSON.stringify(rows) === JSON.stringify(texts);
+      },
+      { el, texts },
+    )
+    .catch(() => undefined); // the comparison below says what differs
+  const rows = await table
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).join(' ')),
+    );
+  expect(rows).toEqual(texts);
 }
