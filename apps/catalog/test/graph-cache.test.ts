@@ -118,13 +118,18 @@ describe('the graph in memory', () => {
     expect(names(await walk(a, 'web?include=apis'))).toEqual(['web@0', 'api@1']);
   });
 
-  it('keeps the graph through writes that leave it alone, and moves with those that do not', async () => {
+  it('moves with every write of its tables (the lock comes first), never back, and keeps its row', async () => {
     await walk(a, 'web');
     const before = await version(dbs.first);
     await a.put('/services/web', { description: 'The front end', tags: ['edge'] });
-    expect(await version(dbs.first)).toBe(before);
+    const described = await version(dbs.first);
+    expect(described).toBeGreaterThan(before);
     await a.put('/services/web', { name: 'www' });
-    expect(await version(dbs.first)).toBeGreaterThan(before);
+    expect(await version(dbs.first)).toBeGreaterThan(described);
+    expect((await walk(a, 'www')).root.name).toBe('www');
+    await expect(sql`delete from catalog.graph_version`.execute(dbs.first.kysely)).rejects.toThrow(
+      /keeps exactly one row/,
+    );
     expect((await walk(a, 'www')).root.name).toBe('www');
   });
 });

@@ -85,7 +85,8 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
       if (!graph.has(root.id)) throw notFound('Service', idOrName);
       const walked = graph.walk(root.id, direction, depth, include === 'apis');
       const body = ok({
-        root: { id: root.id, name: root.name },
+        // Its name as the graph has it (a rename between the two lookups shows in both or neither).
+        root: { id: root.id, name: walked.nodes[0]?.name ?? root.name },
         direction,
         depth,
         include,
