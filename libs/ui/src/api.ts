@@ -49,3 +49,27 @@ export function fieldOf(
 /** What an operation takes as its JSON body: forms build it from their fields. */
 export type BodyOf<Id extends OperationId> =
   ArgsOf<Id> extends { body?: infer B } ? NonNullable<B> : never;
+
+/**
+ * A request the typed client cannot make (a file as the body, a stream as the answer), on this
+ * origin: the answer when it is a 2xx, else the API's envelope thrown as PlatformError (or what
+ * happened, without one); a network failure is ConnectionError, an abort stays an AbortError.
+ */
+export async function platformFetch(path: string, init: RequestInit): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', ...init });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    throw new ConnectionError('the platform', error);
+  }
+  if (response.ok) return response;
+  const envelope = (await response.json().catch(() => null)) as {
+    error?: { code: string; message: string };
+  } | null;
+  throw new PlatformError(
+    envelope?.error?.code ?? 'BAD_GATEWAY',
+    envelope?.error?.message ?? `${path} answered HTTP ${response.status}`,
+    response.status,
+  );
+}

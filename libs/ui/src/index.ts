@@ -1,5 +1,5 @@
 export { mountApp } from './app';
-export { api, errorMessage, fieldOf, PlatformError, ConnectionError } from './api';
+export { api, errorMessage, fieldOf, platformFetch, PlatformError, ConnectionError } from './api';
 export type { DataOf, ArgsOf, BodyOf, OperationId } from './api';
 export { Shell, PageHeader, NotFound, useEnabledServices, useSignOut, type NavItem } from './shell';
 export { Form, TextField, SelectField, CheckboxField, splitList } from './forms';

@@ -2,10 +2,9 @@ import { useState } from 'react';
 import {
   api,
   Card,
-  ConnectionError,
+  platformFetch,
   Form,
   PageHeader,
-  PlatformError,
   SelectField,
   TextField,
   useMutation,
@@ -26,29 +25,11 @@ const monthStart = () => `${today().slice(0, 8)}01`;
  */
 async function uploadFocus(file: File | null, from: string, to: string): Promise<Job> {
   if (!file) throw new Error('Choose a FOCUS CSV file to upload (file)');
-  let response: Response;
-  try {
-    response = await fetch(`/api/v1/billing/sync/focus?${new URLSearchParams({ from, to })}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'text/csv' },
-      body: file,
-    });
-  } catch (error) {
-    throw new ConnectionError('the platform', error);
-  }
-  const body = (await response.json().catch(() => undefined)) as
-    | { success: true; data: Job }
-    | { success: false; error: { code: string; message: string } }
-    | undefined;
-  if (response.ok && body?.success) return body.data;
-  // A non-2xx answer: the API's envelope in its own words, else what happened.
-  const error = body && !body.success ? body.error : undefined;
-  throw new PlatformError(
-    error?.code ?? 'BAD_GATEWAY',
-    error?.message ?? `The upload failed (HTTP ${response.status})`,
-    response.status,
+  const response = await platformFetch(
+    `/api/v1/billing/sync/focus?${new URLSearchParams({ from, to })}`,
+    { method: 'POST', headers: { 'content-type': 'text/csv' }, body: file },
   );
+  return ((await response.json()) as { data: Job }).data;
 }
 
 /** Both forms end on the job's page, which follows it until it completes or fails. */

@@ -1,4 +1,4 @@
-import { ConnectionError, PlatformError, type ArgsOf } from '@platform/ui';
+import { platformFetch, PlatformError, type ArgsOf } from '@platform/ui';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 
 export type ChatBody = NonNullable<ArgsOf<'inference.chatStream'>['body']>;
@@ -22,29 +22,14 @@ export async function streamChat(
   onText: (text: string) => void,
   signal: AbortSignal,
 ): Promise<StreamEnd> {
-  let response: Response;
-  try {
-    response = await fetch('/api/v1/inference/chat/stream', {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new ConnectionError('the platform', error);
-  }
-  if (!response.ok || !response.body) {
-    const envelope = (await response.json().catch(() => null)) as {
-      error?: { code: string; message: string };
-    } | null;
-    throw new PlatformError(
-      envelope?.error?.code ?? 'ERROR',
-      envelope?.error?.message ?? `The stream answered ${response.status}`,
-      response.status,
-    );
-  }
+  const response = await platformFetch('/api/v1/inference/chat/stream', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!response.body)
+    throw new PlatformError('BAD_GATEWAY', 'The stream answered without a body', 502);
   const events = response.body
     .pipeThrough(new TextDecoderStream())
     .pipeThrough(new EventSourceParserStream());
