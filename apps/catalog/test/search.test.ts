@@ -48,6 +48,35 @@ describe('GET /search', () => {
     expect(await search('?q=_')).toEqual([]);
   });
 
+  it('treats %, _ and \\ as text in longer words, which are LIKE patterns', async () => {
+    await svc.service('discount-50%');
+    await svc.service('discount-500');
+    await svc.service('a_b-service');
+    await svc.service('axb-service');
+    await svc.service('a\\b-service');
+    await svc.service('ab-service');
+    const names = async (query: string) =>
+      (await search(query)).map((h: { name: string }) => h.name);
+    expect(await names('?q=50%25')).toEqual(['discount-50%']);
+    expect(await names('?q=a_b')).toEqual(['a_b-service']);
+    expect(await names('?q=a%5Cb')).toEqual(['a\\b-service']);
+  });
+
+  it('finds words under 3 characters, alone or beside longer ones', async () => {
+    expect(await search('?q=sl%20pay')).toEqual([
+      expect.objectContaining({ name: 'mailer', match: 'words' }),
+    ]);
+    const hits = await search('?q=ay');
+    expect(hits.map((h: { name: string; match: string }) => `${h.name}:${h.match}`)).toEqual([
+      'gateway-payouts:name-contains',
+      'pay:name-contains',
+      'Payments-API:name-contains',
+      'invoices:tag-contains',
+      'ledger:tag-contains',
+      'mailer:description',
+    ]);
+  });
+
   it('finds nothing for an unknown term', async () => {
     expect(await search('?q=zebra')).toEqual([]);
   });

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { WorkerReply, WorkerRequest } from './pglite-remote.js';
 
 const INT8_OID = 20;
@@ -81,7 +82,8 @@ async function main() {
   const { location } = workerData as { location: string };
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(location);
+    // The extensions a service's migrations may create (catalog's search: pg_trgm).
+    pglite = await PGlite.create(location, { extensions: { pg_trgm } });
     pglite.parsers[INT8_OID] = (value: string) => Number(value);
   } catch (error) {
     post({ id: 0, error: fields(error) });

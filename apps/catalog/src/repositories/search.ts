@@ -2,55 +2,93 @@ import { sql, type RawBuilder } from '@platform/db';
 import type { CatalogDb } from '../database.js';
 import type { KINDS } from '../schemas/search.js';
 
+type Kind = (typeof KINDS)[number];
+
 /**
- * Everything search looks through, alike: services, systems, owners and APIs, each with the
- * `keywords` matched as tags (an API's type besides its tags) and the `body` matched as its
- * description (an owner's email and team).
+ * The lower-cased text each table's candidate filter tests: exactly the expressions of its trigram
+ * index (migration 2026-12-02-search-trigrams), so that the planner can serve the filter with it.
+ * Each holds the record's name, keywords (as their JSON text) and body (see `documents`).
  */
-function documents(db: CatalogDb) {
-  const kind = (name: (typeof KINDS)[number]) => sql<string>`${name}::text`.as('kind');
+const SEARCHED = {
+  service: sql<string>`lower(name || ' ' || tags::text || ' ' || coalesce(description, ''))`,
+  system: sql<string>`lower(name || ' ' || tags::text || ' ' || coalesce(description, ''))`,
+  owner: sql<string>`lower(name || ' ' || coalesce(email || ' ' || team, email, team, ''))`,
+  api: sql<string>`lower(name || ' ' || tags::text || ' ' || type || ' ' || coalesce(description, ''))`,
+};
+
+/** `word` as literal text in a LIKE pattern (backslash is LIKE's default escape character). */
+const likeText = (word: string) => word.replace(/[\\%_]/g, '\\$&');
+
+/**
+ * Whether `text` contains every one of `words`: a cheap test, so that only candidates are ranked.
+ * A word of 3 characters or more is a LIKE pattern, which the trigram index serves; a shorter one
+ * has no trigram to look up, and is tested on the rows the others found (or on every row).
+ */
+function containsAll(text: RawBuilder<string>, words: string[]) {
+  const tests = words.map((word) =>
+    [...word].length >= 3
+      ? sql<boolean>`${text} like ${`%${likeText(word)}%`}`
+      : sql<boolean>`strpos(${text}, ${word}) > 0`,
+  );
+  return sql<boolean>`(${sql.join(tests, sql` and `)})`;
+}
+
+/**
+ * Everything search looks through, alike: services, systems, owners and APIs (or those of `kind`)
+ * containing every one of `words`, each with the `keywords` matched as tags (an API's type besides
+ * its tags) and the `body` matched as its description (an owner's email and team).
+ */
+function documents(db: CatalogDb, words: string[], kind?: string) {
+  const label = (name: Kind) => sql<string>`${name}::text`.as('kind');
   const body = sql<string>`coalesce(description, '')`.as('body');
+  // Another kind than `kind` is a constant false, which the planner drops with its table.
+  const wanted = (name: Kind) =>
+    kind === undefined || kind === name ? containsAll(SEARCHED[name], words) : sql<boolean>`false`;
   return db
     .selectFrom('services')
-    .select([kind('service'), 'id', 'name', 'description', 'tags', sql`tags`.as('keywords'), body])
+    .select([label('service'), 'id', 'name', 'description', 'tags', sql`tags`.as('keywords'), body])
+    .where(wanted('service'))
     .unionAll(
       db
         .selectFrom('systems')
         .select([
-          kind('system'),
+          label('system'),
           'id',
           'name',
           'description',
           'tags',
           sql`tags`.as('keywords'),
           body,
-        ]),
+        ])
+        .where(wanted('system')),
     )
     .unionAll(
       db
         .selectFrom('owners')
         .select([
-          kind('owner'),
+          label('owner'),
           'id',
           'name',
           sql<string | null>`null::text`.as('description'),
           sql<string[]>`'[]'::jsonb`.as('tags'),
           sql`'[]'::jsonb`.as('keywords'),
           sql<string>`concat_ws(' ', email, team)`.as('body'),
-        ]),
+        ])
+        .where(wanted('owner')),
     )
     .unionAll(
       db
         .selectFrom('apis')
         .select([
-          kind('api'),
+          label('api'),
           'id',
           'name',
           'description',
           'tags',
           sql`tags || jsonb_build_array(type)`.as('keywords'),
           body,
-        ]),
+        ])
+        .where(wanted('api')),
     );
 }
 
@@ -67,6 +105,31 @@ export function search(
   limit: number,
   kind?: string,
 ) {
+  return searchQuery(db, phrase, words, limit, kind).execute();
+}
+
+/**
+ * The plan PostgreSQL (or PGlite) chooses for a search, as EXPLAIN prints it: how the candidates
+ * are found (the tests check that the trigram indexes serve them).
+ */
+export async function explainSearch(
+  db: CatalogDb,
+  phrase: string,
+  words: string[],
+  limit: number,
+  kind?: string,
+) {
+  const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${searchQuery(
+    db,
+    phrase,
+    words,
+    limit,
+    kind,
+  )}`.execute(db);
+  return rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+function searchQuery(db: CatalogDb, phrase: string, words: string[], limit: number, kind?: string) {
   const name = sql<string>`lower(d.name)`;
   const body = sql<string>`lower(d.body)`;
   const contains = (text: RawBuilder<string>, term: string) =>
@@ -87,13 +150,9 @@ export function search(
     when ${contains(body, phrase)} then 6
     when ${all(anywhere)} then 7
   end`;
-  // A cheap test first, so that only candidates are ranked (keywords as their JSON text).
-  const haystack = sql<string>`lower(d.name || ' ' || d.keywords::text || ' ' || d.body)`;
-  let candidates = db
-    .selectFrom(documents(db).as('d'))
-    .select(['d.kind', 'd.id', 'd.name', 'd.description', 'd.tags', rank.as('rank')])
-    .where(all((word) => contains(haystack, word)));
-  if (kind !== undefined) candidates = candidates.where('d.kind', '=', kind);
+  const candidates = db
+    .selectFrom(documents(db, words, kind).as('d'))
+    .select(['d.kind', 'd.id', 'd.name', 'd.description', 'd.tags', rank.as('rank')]);
   return db
     .selectFrom(candidates.as('hits'))
     .selectAll()
@@ -102,6 +161,5 @@ export function search(
     .orderBy(sql`lower(name)`)
     .orderBy('kind')
     .orderBy('id')
-    .limit(limit)
-    .execute();
+    .limit(limit);
 }
