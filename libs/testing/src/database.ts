@@ -1,9 +1,47 @@
 import { randomBytes } from 'node:crypto';
+import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { fromPGlite, openDatabase, type PlatformDatabase } from '@platform/db';
 
-let template: Promise<PGlite> | undefined;
+/** The extensions the worker of openDatabase loads, which services' migrations may create. */
+const extensions = { pg_trgm };
+
+/**
+ * The file holding an empty database's data directory, for this PGlite build and these
+ * extensions: made once per machine by the first test file that needs it (initdb takes 2-4 s in
+ * each new PGlite; loading its dump half a second).
+ */
+async function emptyDumpFile() {
+  const wasm = await stat(join(dirname(require.resolve('@electric-sql/pglite')), 'pglite.wasm'));
+  const build = `${wasm.size}-${Math.round(wasm.mtimeMs)}-${Object.keys(extensions).join('-')}`;
+  return join(tmpdir(), `platform-test-pglite-${build}.tar`);
+}
+
+let dump: Promise<Blob | undefined> | undefined;
+
+/** A new PGlite holding an empty database: from the dump (read once per file), else it makes it. */
+async function emptyPGlite(): Promise<PGlite> {
+  const file = await emptyDumpFile();
+  dump ??= readFile(file).then(
+    (bytes) => new Blob([bytes]),
+    () => undefined,
+  );
+  const loadDataDir = await dump;
+  if (loadDataDir) return PGlite.create('memory://', { extensions, loadDataDir });
+  const pglite = await PGlite.create('memory://', { extensions });
+  const made = await pglite.dumpDataDir('none');
+  // Whole or not at all, whichever test process writes it first.
+  const partial = `${file}.${process.pid}`;
+  await writeFile(partial, Buffer.from(await made.arrayBuffer()));
+  await rename(partial, file);
+  dump = Promise.resolve(made);
+  return pglite;
+}
+
 const idle: PGlite[] = [];
 /** Set once the file's cleanup ran: a database released later (an afterAll) is closed, not pooled. */
 let filesDone = false;
@@ -21,18 +59,16 @@ async function reset(pglite: PGlite) {
 /** Closes the PGlite instances this test file made; run after each file (jest.setup.ts). */
 export async function closeTestDatabases() {
   filesDone = true;
-  const instances = [...idle.splice(0), ...(template ? [await template] : [])];
-  template = undefined;
-  await Promise.all(instances.map((pglite) => pglite.close()));
+  dump = undefined;
+  await Promise.all(idle.splice(0).map((pglite) => pglite.close()));
 }
 
 /**
- * An empty PGlite database. Instances are made once per test process (a new one takes ~3 s, a clone
- * ~0.5 s) and handed out again, emptied, after a test closes its database (~20 ms).
+ * An empty PGlite database. A new instance loads the empty database's dump (~0.5 s); it is handed
+ * out again, emptied, after a test closes its database (~20 ms).
  */
 async function freshPGlite(): Promise<PlatformDatabase> {
-  template ??= PGlite.create('memory://');
-  const pglite = idle.pop() ?? ((await (await template).clone()) as PGlite);
+  const pglite = idle.pop() ?? (await emptyPGlite());
   const db = fromPGlite(pglite, { owned: false });
   let released = false;
   return {
