@@ -1,7 +1,17 @@
 // The gateway and pulse (issue 2): routing, proxying and ingestion, single events and batches.
 import { createRequire } from 'node:module';
 import pg from 'pg';
-import { databaseUrl, event, load, measure, post, rows, seconds, start } from './lib.mjs';
+import {
+  databaseUrl,
+  event,
+  latencies,
+  load,
+  measure,
+  post,
+  rows,
+  seconds,
+  start,
+} from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const { newId } = require('../libs/core/dist/index.js');
@@ -67,6 +77,12 @@ export async function foundation() {
     [...sample.headers].filter(([name]) => !PER_CONNECTION.includes(name)),
   );
   const helloHeaders = await start('bench/hello.mjs', { HELLO_HEADERS: JSON.stringify(sent) });
+  // CORS adds its allow-origin header itself.
+  const own = Object.entries(sent).filter(([name]) => name !== 'access-control-allow-origin');
+  const helloPlugins = await start('bench/hello.mjs', {
+    HELLO_HEADERS: JSON.stringify(Object.fromEntries(own)),
+    HELLO_PLUGINS: '1',
+  });
 
   const bare = await measure('bare Fastify hello-world', `${hello.url}/`);
   const same = await measure(
@@ -81,6 +97,18 @@ export async function foundation() {
     `${gateway.url}/healthz`,
     {},
     same,
+  );
+  const libraries = await measure(
+    "bare Fastify hello-world with the gateway's headers, request ids, logger, cookies and CORS",
+    `${helloPlugins.url}/`,
+    {},
+    bare,
+  );
+  await measure(
+    'gateway GET /healthz (against the same libraries)',
+    `${gateway.url}/healthz`,
+    {},
+    libraries,
   );
   const direct = await measure(
     'POST /events, standalone pulse (direct)',
@@ -106,6 +134,28 @@ export async function foundation() {
     post(event),
     direct,
   );
+
+  // Latency, one request at a time: what the gateway, and its proxy, add to a request unloaded.
+  const one = (name) => `${name}, one at a time`;
+  const events = one('POST /events, standalone pulse (direct)');
+  await latencies([
+    { name: one('bare Fastify hello-world'), url: `${hello.url}/` },
+    {
+      name: one('gateway GET /healthz'),
+      url: `${gateway.url}/healthz`,
+      baseline: one('bare Fastify hello-world'),
+    },
+    { name: events, url: `${standalone.url}/api/v1/pulse/events`, init: post(event) },
+    ...[
+      ['POST /events, gateway in-process', gateway.url],
+      ['POST /events, gateway proxy -> standalone', proxied.url],
+    ].map(([name, url]) => ({
+      name: one(name),
+      url: `${url}/api/v1/pulse/events`,
+      init: post(event),
+      baseline: events,
+    })),
+  ]);
 
   // The baseline is the better of one and four inserts at a time (four is not faster here).
   let plain = 0;

@@ -1,9 +1,23 @@
 // The baseline server: a bare Fastify hello-world, nothing else. HELLO_HEADERS (a JSON object)
 // adds fixed response headers: the same headers the gateway sends, for a like-for-like baseline.
+// HELLO_PLUGINS=1 adds what the gateway runs on every request from libraries (its request ids, a
+// per-request logger at warn, @fastify/cookie, @fastify/cors): the gateway's floor with its
+// features, so that what is left over it is the gateway's own code.
+import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
 
 const headers = JSON.parse(process.env.HELLO_HEADERS ?? '{}');
-const app = Fastify();
+const plugins = process.env.HELLO_PLUGINS === '1';
+const app = Fastify(plugins ? { logger: { level: 'warn' }, genReqId: () => randomUUID() } : {});
+if (plugins) {
+  await app.register(cookie);
+  await app.register(cors, {
+    origin: '*',
+    exposedHeaders: headers['access-control-expose-headers'],
+  });
+}
 app.get('/', async (_request, reply) => {
   reply.headers(headers);
   return { hello: 'world' };

@@ -1,12 +1,11 @@
 // Inference (issue 16): what the inference service, and the gateway in front of it, add to a
 // chat, streamed or not. A fake OpenAI-compatible provider in this process answers at once; each
-// scenario is timed one request at a time (latency, not throughput), directly, through the
-// standalone inference service and through the gateway, in one run. TTFT: time from the request
+// scenario is timed one request at a time (latency, not throughput; the scenarios interleaved),
+// directly, through a bare proxy, the standalone inference service and the gateway, in one run. TTFT: time from the request
 // to the first streamed chunk of text.
 import { createServer } from 'node:http';
-import { databaseUrl, rows, start } from './lib.mjs';
+import { databaseUrl, latencies, post, start } from './lib.mjs';
 
-const N = Number(process.env.BENCH_INFERENCE_CALLS ?? 400);
 const chunk = (delta, finish = null) =>
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const completion = JSON.stringify({
@@ -47,39 +46,6 @@ async function fakeProvider() {
     url: `http://127.0.0.1:${server.address().port}`,
     close: () => new Promise((r) => server.close(r)),
   };
-}
-
-/** Milliseconds to the first body chunk (TTFT) and to the end of the answer. */
-async function timed(url, body) {
-  const t0 = performance.now();
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  let first;
-  for await (const part of res.body) first ??= part.length ? performance.now() : undefined;
-  return { ttft: (first ?? performance.now()) - t0, total: performance.now() - t0 };
-}
-
-const pct = (xs, p) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-
-async function series(name, url, body, field, baseline) {
-  for (let i = 0; i < 50; i++) await timed(url, body); // warm-up
-  const xs = [];
-  for (let i = 0; i < N; i++) xs.push((await timed(url, body))[field]);
-  const row = { name, p50: pct(xs, 50), p99: pct(xs, 99), baseline: baseline?.name };
-  if (baseline) {
-    row.addedP50 = row.p50 - baseline.p50;
-    row.ratio = row.p50 / baseline.p50;
-  }
-  rows.push(row);
-  console.error(
-    `  ${name}: p50 ${row.p50.toFixed(2)} ms, p99 ${row.p99.toFixed(2)} ms${baseline ? `, added p50 ${row.addedP50.toFixed(2)} ms` : ''}`,
-  );
-  return row;
 }
 
 export async function inference() {
@@ -125,55 +91,42 @@ export async function inference() {
         ...(stream ? { stream_options: { include_usage: true } } : {}),
       });
     const viaGateway = JSON.stringify({ model: 'gpt-4o-mini', providerId: name, messages });
-    const chat = await series(
-      'chat, provider called directly',
-      `${fake.url}/chat/completions`,
-      direct(false),
-      'total',
-    );
-    // The floor: the same call through one more process that only forwards it.
-    await series(
-      'chat through a bare Fastify proxy (one more hop, nothing else)',
-      `${hop.url}/chat/completions`,
-      direct(false),
-      'total',
-      chat,
-    );
-    await series(
-      'POST /chat through the inference service',
-      `${base}/chat`,
-      viaGateway,
-      'total',
-      chat,
-    );
-    await series('POST /chat through the gateway', `${platform}/chat`, viaGateway, 'total', chat);
-    const ttft = await series(
-      'stream TTFT, provider called directly',
-      `${fake.url}/chat/completions`,
-      direct(true),
-      'ttft',
-    );
-    await series(
-      'stream TTFT through a bare Fastify proxy (one more hop, nothing else)',
-      `${hop.url}/chat/completions`,
-      direct(true),
-      'ttft',
-      ttft,
-    );
-    await series(
-      'POST /chat/stream TTFT through the inference service',
-      `${base}/chat/stream`,
-      viaGateway,
-      'ttft',
-      ttft,
-    );
-    await series(
-      'POST /chat/stream TTFT through the gateway',
-      `${platform}/chat/stream`,
-      viaGateway,
-      'ttft',
-      ttft,
-    );
+    const provider = `${fake.url}/chat/completions`;
+    const hopped = `${hop.url}/chat/completions`;
+    const floor = '(one more hop, nothing else)';
+    await latencies([
+      { name: 'chat, provider called directly', url: provider, init: post(direct(false)) },
+      // The floor: the same call through one more process that only forwards it.
+      ...[
+        [`chat through a bare Fastify proxy ${floor}`, hopped, direct(false)],
+        ['POST /chat through the inference service', `${base}/chat`, viaGateway],
+        ['POST /chat through the gateway', `${platform}/chat`, viaGateway],
+      ].map(([name, url, body]) => ({
+        name,
+        url,
+        init: post(body),
+        baseline: 'chat, provider called directly',
+      })),
+    ]);
+    await latencies([
+      {
+        name: 'stream TTFT, provider called directly',
+        url: provider,
+        init: post(direct(true)),
+        field: 'ttft',
+      },
+      ...[
+        [`stream TTFT through a bare Fastify proxy ${floor}`, hopped, direct(true)],
+        ['POST /chat/stream TTFT through the inference service', `${base}/chat/stream`, viaGateway],
+        ['POST /chat/stream TTFT through the gateway', `${platform}/chat/stream`, viaGateway],
+      ].map(([name, url, body]) => ({
+        name,
+        url,
+        init: post(body),
+        field: 'ttft',
+        baseline: 'stream TTFT, provider called directly',
+      })),
+    ]);
   } finally {
     await fake.close();
   }

@@ -66,6 +66,54 @@ export const measure = async (name, url, options, baseline) => {
   return r;
 };
 
+/** Milliseconds to the first body chunk (time to first token of a stream) and to the answer's end. */
+async function timed(url, init) {
+  const t0 = performance.now();
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  let first;
+  for await (const part of res.body) first ??= part.length ? performance.now() : undefined;
+  const end = performance.now();
+  return { ttft: (first ?? end) - t0, total: end - t0 };
+}
+
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+
+/**
+ * Latency, one request at a time: each scenario `{ name, url, init, field, baseline }` (`field`
+ * `total` or `ttft`, `baseline` another scenario's name) gets BENCH_CALLS timed requests (default
+ * 1000), in 10 rounds: in each, every scenario in turn sends 20 requests to warm up, then a tenth
+ * of its calls. Blocks keep each server warm, as under steady traffic (one request of each in turn
+ * measured every server cold: +0.5 ms for a chat through two processes); rounds spread whatever
+ * else the machine does over every scenario alike. A row per scenario: p50 and p99 in ms, and
+ * against its baseline the added p50 and the ratio of p50s (lower is better).
+ */
+export async function latencies(scenarios) {
+  const calls = Number(process.env.BENCH_CALLS ?? 1000);
+  const rounds = 10;
+  const times = scenarios.map(() => []);
+  for (let round = 0; round < rounds; round++)
+    for (const [s, { url, init, field = 'total' }] of scenarios.entries())
+      for (let i = -20; i < calls / rounds; i++) {
+        const t = (await timed(url, init))[field];
+        if (i >= 0) times[s].push(t);
+      }
+  const measured = new Map();
+  for (const [s, { name, baseline }] of scenarios.entries()) {
+    const sorted = times[s].sort((a, b) => a - b);
+    const row = { name, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), baseline };
+    const base = baseline === undefined ? undefined : measured.get(baseline);
+    if (baseline !== undefined && !base)
+      throw new Error(`${name}: baseline ${baseline} not measured before it`);
+    if (base) Object.assign(row, { addedP50: row.p50 - base.p50, ratio: row.p50 / base.p50 });
+    measured.set(name, row);
+    rows.push(row);
+    const added = base ? `, added p50 ${row.addedP50.toFixed(2)} ms` : '';
+    console.error(`  ${name}: p50 ${row.p50.toFixed(2)} ms, p99 ${row.p99.toFixed(2)} ms${added}`);
+  }
+}
+
 /** The machine the figures were measured on: ratios compare within a run, figures only here. */
 function machine() {
   const cpus = os.cpus();

@@ -75,13 +75,14 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
   });
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
+    // One string: a list is joined again on every request.
     exposedHeaders: [
       'x-request-id',
       'retry-after',
       'x-ratelimit-limit',
       'x-ratelimit-remaining',
       'x-ratelimit-reset',
-    ],
+    ].join(', '),
   });
   // After the security headers and CORS, which every answer carries, 401s included.
   const identityService = services.find((s) => s.resolver);

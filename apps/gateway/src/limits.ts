@@ -12,8 +12,8 @@ export interface RateLimitOptions {
 /**
  * Rate limiting per client address (the address the connection comes from, or with TRUST_PROXY
  * the one X-Forwarded-For names): beyond `max` requests in a window, 429 RATE_LIMITED with
- * Retry-After. Health probes are never limited. Counters live in this process's memory, so
- * each gateway instance counts on its own.
+ * Retry-After. Health probes are never limited (/healthz opts out with `config.rateLimit: false`).
+ * Counters live in this process's memory, so each gateway instance counts on its own.
  */
 export async function registerRateLimit(app: App, options: RateLimitOptions) {
   if (options.max <= 0) return;
@@ -21,7 +21,7 @@ export async function registerRateLimit(app: App, options: RateLimitOptions) {
   await app.register(rateLimit, {
     max: options.max,
     timeWindow: options.windowMs,
-    allowList: (request, key) => allowed.has(key) || request.url === '/healthz',
+    allowList: (_request, key) => allowed.has(key),
     errorResponseBuilder: (_request, context) =>
       new ApiError(
         'RATE_LIMITED',

@@ -64,7 +64,8 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.get(
     '/healthz',
     {
-      config: { public: true },
+      // Probes are never rate limited: the limiter's hook is not even attached to this route.
+      config: { public: true, rateLimit: false },
       schema: {
         security: [],
         tags,
