@@ -163,12 +163,10 @@ async function forward(
     // by address: the service, which knows which is which, decides from the identity forwarded.
     config: { public: !prefix.startsWith('/api/') },
     proxyPayloads: false,
-    http: { requestOptions: { timeout: options.timeoutMs } },
-    undici: {
-      connectTimeout: 2_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    },
+    // node:http over reply-from's kept-alive agents (undici left a streamed upload to a target
+    // that refused the connection hanging), the time limit on the socket's silence, and the
+    // target's certificate checked: reply-from turns the check off unless told.
+    http: { requestOptions: { timeout: options.timeoutMs, rejectUnauthorized: true } },
     handler: (request, reply, dest, replyOptions) => {
       const body = request.body;
       if (!Buffer.isBuffer(body) || request.method === 'GET' || request.method === 'HEAD') {
