@@ -161,11 +161,13 @@ export function report({ json = false } = {}) {
   console.log(
     `\nBenchmark: ${seconds} s per row, ${m.cores} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL at DATABASE_URL\n`,
   );
-  console.log('| scenario | req/s | events/s | p50 ms | p99 ms | ratio | baseline |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- |');
-  for (const r of rows) {
+  console.log(
+    '| scenario | req/s | events/s | p50 ms | p99 ms | ratio | added p50 ms | baseline |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  for (const r of result.rows) {
     console.log(
-      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.ratio, 2)} | ${r.baseline ?? '(baseline)'} |`,
+      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.ratio, 2)} | ${r.p50 === undefined || r.rps !== undefined ? '' : fmt(r.addedP50Ms, 2)} | ${r.baseline ?? '(baseline)'} |`,
     );
   }
 }

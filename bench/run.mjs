@@ -1,7 +1,7 @@
 // npm run bench [-- [--json] group...]: throughput and latency of the gateway and the services, each as a
 // ratio to a baseline measured in the same run on the same machine. Servers run as their own
 // processes (the built entry points); autocannon runs here. BENCH_SECONDS sets each measurement's
-// length (default 10). Groups, one file each: foundation (gateway and pulse), ledger, catalog,
+// length (default 10), BENCH_CALLS the requests of each latency row (default 1000). Groups, one file each: foundation (gateway and pulse), ledger, catalog,
 // palette, billing, reliability (what rate limiting costs), identity (what authentication
 // costs), communication (sends and deliveries), stage (pushes and renders), inference (what
 // the service adds to a chat and to time to first token), stage-backends (what an app backend adds
