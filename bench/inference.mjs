@@ -1,8 +1,8 @@
 // Inference (issue 16): what the inference service, and the gateway in front of it, add to a
 // chat, streamed or not. A fake OpenAI-compatible provider in this process answers at once; each
-// scenario is timed one request at a time (latency, not throughput; the scenarios interleaved),
-// directly, through a bare proxy, the standalone inference service and the gateway, in one run. TTFT: time from the request
-// to the first streamed chunk of text.
+// scenario is timed one request at a time (latency, not throughput: `latencies` in lib.mjs),
+// directly, through a bare proxy, the standalone inference service and the gateway, in one run.
+// TTFT: time from the request to the first streamed chunk of text.
 import { createServer } from 'node:http';
 import { databaseUrl, latencies, post, start } from './lib.mjs';
 
