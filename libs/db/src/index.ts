@@ -12,6 +12,7 @@ export { jsonb } from './values.js';
 export { withTimeout } from './timeout.js';
 export { PGliteDialect, type PGliteSession } from './pglite-dialect.js';
 export { PGliteWorker } from './pglite-remote.js';
+export { PGLITE_EXTENSIONS } from './pglite-extensions.js';
 export {
   Kysely,
   sql,

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLITE_EXTENSIONS } from './pglite-extensions.js';
 import type { WorkerReply, WorkerRequest } from './pglite-remote.js';
 
 const INT8_OID = 20;
@@ -82,8 +82,7 @@ async function main() {
   const { location } = workerData as { location: string };
   let pglite: PGlite;
   try {
-    // The extensions a service's migrations may create (catalog's search: pg_trgm).
-    pglite = await PGlite.create(location, { extensions: { pg_trgm } });
+    pglite = await PGlite.create(location, { extensions: PGLITE_EXTENSIONS });
     pglite.parsers[INT8_OID] = (value: string) => Number(value);
   } catch (error) {
     post({ id: 0, error: fields(error) });

@@ -3,12 +3,8 @@ import { readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { fromPGlite, openDatabase, type PlatformDatabase } from '@platform/db';
-
-/** The extensions the worker of openDatabase loads, which services' migrations may create. */
-const extensions = { pg_trgm };
+import { fromPGlite, openDatabase, PGLITE_EXTENSIONS, type PlatformDatabase } from '@platform/db';
 
 /**
  * The file holding an empty database's data directory, for this PGlite build and these
@@ -17,7 +13,7 @@ const extensions = { pg_trgm };
  */
 async function emptyDumpFile() {
   const wasm = await stat(join(dirname(require.resolve('@electric-sql/pglite')), 'pglite.wasm'));
-  const build = `${wasm.size}-${Math.round(wasm.mtimeMs)}-${Object.keys(extensions).join('-')}`;
+  const build = `${wasm.size}-${Math.round(wasm.mtimeMs)}-${Object.keys(PGLITE_EXTENSIONS).join('-')}`;
   return join(tmpdir(), `platform-test-pglite-${build}.tar`);
 }
 
@@ -31,8 +27,9 @@ async function emptyPGlite(): Promise<PGlite> {
     () => undefined,
   );
   const loadDataDir = await dump;
-  if (loadDataDir) return PGlite.create('memory://', { extensions, loadDataDir });
-  const pglite = await PGlite.create('memory://', { extensions });
+  if (loadDataDir)
+    return PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS, loadDataDir });
+  const pglite = await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
   const made = await pglite.dumpDataDir('none');
   // Whole or not at all, whichever test process writes it first.
   const partial = `${file}.${process.pid}`;
