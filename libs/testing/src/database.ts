@@ -43,21 +43,30 @@ const idle: PGlite[] = [];
 /** Set once the file's cleanup ran: a database released later (an afterAll) is closed, not pooled. */
 let filesDone = false;
 
-/** Drops every schema a test made, leaving the instance as new. */
+/** The schemas a test made: all but PostgreSQL's own and `public`. */
+const MADE_SCHEMAS = `select nspname as name from pg_namespace
+  where nspname not like 'pg\\_%' and nspname not in ('information_schema', 'public')`;
+/** Drops them and empties `public`, leaving the database as new. */
+const resetStatement = (rows: { name: string }[]) =>
+  `${rows.map((r) => `drop schema "${r.name}" cascade;`).join('')}
+   drop schema public cascade; create schema public;`;
+
 async function reset(pglite: PGlite) {
-  const { rows } = await pglite.query<{ name: string }>(
-    `select nspname as name from pg_namespace
-     where nspname not like 'pg\\_%' and nspname not in ('information_schema', 'public')`,
-  );
-  const drops = rows.map((r) => `drop schema "${r.name}" cascade;`).join('');
-  await pglite.exec(`${drops} drop schema public cascade; create schema public;`);
+  const { rows } = await pglite.query<{ name: string }>(MADE_SCHEMAS);
+  await pglite.exec(resetStatement(rows));
 }
 
-/** Closes the PGlite instances this test file made; run after each file (jest.setup.ts). */
+/** PostgreSQL databases a test of this file released, emptied, for the next (as `idle`). */
+const idleServers: TestDatabaseServer[] = [];
+
+/** Closes the PGlite instances and drops the databases this test file made; after each file. */
 export async function closeTestDatabases() {
   filesDone = true;
   dump = undefined;
-  await Promise.all(idle.splice(0).map((pglite) => pglite.close()));
+  await Promise.all([
+    ...idle.splice(0).map((pglite) => pglite.close()),
+    ...idleServers.splice(0).map((server) => server.drop()),
+  ]);
 }
 
 /**
@@ -81,27 +90,42 @@ async function freshPGlite(): Promise<PlatformDatabase> {
   };
 }
 
-/** A new, empty database: PGlite in memory, or a new database on the server of DATABASE_URL. */
+/**
+ * A new, empty database: PGlite in memory, or a database on the server of DATABASE_URL. Either is
+ * handed out again, emptied, once a test closes it: on PostgreSQL a new database costs ~95 ms
+ * (create and drop), emptying one ~15 ms.
+ */
 export async function testDatabase(): Promise<PlatformDatabase> {
-  const server = await testDatabaseServer();
-  if (!server) return freshPGlite();
+  if (!process.env.DATABASE_URL) return freshPGlite();
+  const server = idleServers.pop() ?? (await testDatabaseServer())!;
   const db = await openDatabase({ url: server.url, poolSize: 5 });
+  let released = false;
   return {
     ...db,
     async close() {
+      if (released) return;
+      released = true;
       await db.close();
-      await server.drop();
+      if (filesDone) return server.drop();
+      await withClient(server.url, async (client) => {
+        const { rows } = await client.query<{ name: string }>(MADE_SCHEMAS);
+        await client.query(resetStatement(rows));
+      });
+      idleServers.push(server);
     },
   };
+}
+
+interface TestDatabaseServer {
+  url: string;
+  drop(): Promise<void>;
 }
 
 /**
  * With DATABASE_URL set: a new, empty database on that server, for a process a test starts.
  * Without it: undefined (such a process gets a DATA_DIR of its own instead).
  */
-export async function testDatabaseServer(): Promise<
-  { url: string; drop(): Promise<void> } | undefined
-> {
+export async function testDatabaseServer(): Promise<TestDatabaseServer | undefined> {
   const url = process.env.DATABASE_URL;
   if (!url) return undefined;
   const name = `test_${randomBytes(6).toString('hex')}`;
@@ -114,12 +138,15 @@ export async function testDatabaseServer(): Promise<
   };
 }
 
-async function adminQuery(url: string, statement: string) {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    await admin.query(statement);
+    return await use(client);
   } finally {
-    await admin.end();
+    await client.end();
   }
 }
+
+const adminQuery = (url: string, statement: string) =>
+  withClient(url, async (admin) => void (await admin.query(statement)));

@@ -152,3 +152,27 @@ describe('queries', () => {
     expect(await things$.selectFrom('things').select('id').execute()).toHaveLength(2);
   });
 });
+
+describe('a database a test released', () => {
+  const schemas = (d: PlatformDatabase) =>
+    sql<{ name: string }>`select nspname as name from pg_namespace
+      where nspname not like 'pg\\_%' and nspname <> 'information_schema' order by 1`
+      .execute(d.kysely)
+      .then((r) => r.rows.map((row) => row.name));
+  const publicTables = (d: PlatformDatabase) =>
+    sql<{ name: string }>`select table_name as name from information_schema.tables
+      where table_schema = 'public'`
+      .execute(d.kysely)
+      .then((r) => r.rows.map((row) => row.name));
+
+  it('is handed out again as new: no schema, table or extension of the last test', async () => {
+    await migrateSchema(db, 'alpha', things);
+    await sql`create table public.leftover (id int)`.execute(db.kysely);
+    await sql`create extension if not exists pg_trgm with schema alpha`.execute(db.kysely);
+    await db.close();
+    db = await testDatabase();
+    expect(await schemas(db)).toEqual(['public']);
+    expect(await publicTables(db)).toEqual([]);
+    expect(await migrateSchema(db, 'alpha', things)).toEqual(['001-things']);
+  });
+});
