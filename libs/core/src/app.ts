@@ -23,6 +23,7 @@ import {
 } from '@platform/db';
 import { ANONYMOUS } from './auth/identity.js';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
+import { serializerCompiler } from './serializers.js';
 import { schemaErrorFormatter, validatorCompiler } from './validation.js';
 
 export type App = FastifyInstance<
@@ -153,6 +154,7 @@ export function createApp(options: AppOptions = {}): App {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // JSON only: any other media type is a 415, not a string handed to a JSON schema.
   app.removeContentTypeParser('text/plain');
   // Callback-style hooks on the hot path: an async one costs a promise on every request.

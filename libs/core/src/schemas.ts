@@ -1,4 +1,5 @@
 import { Type, type TObject, type TSchemaOptions, type TSchema } from 'typebox';
+import { onceFor } from './memo.js';
 
 export const ErrorBodySchema = Type.Object({
   code: Type.String({ description: 'Machine-readable error code, e.g. BAD_REQUEST' }),
@@ -10,9 +11,16 @@ export const ErrorEnvelopeSchema = Type.Object({
   error: ErrorBodySchema,
 });
 
-/** The success envelope around a response's data. */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ success: Type.Literal(true), data });
+const envelopes = new WeakMap<TSchema, TSchema>();
+
+/**
+ * The success envelope around a response's data: one object per data schema, so that its
+ * serializer is compiled once (see serializerCompiler).
+ */
+export const Envelope = <T extends TSchema>(data: T) => {
+  const make = () => Type.Object({ success: Type.Literal(true), data });
+  return onceFor(envelopes, data, make) as ReturnType<typeof make>;
+};
 
 type EnvelopeOf<T extends TSchema> = ReturnType<typeof Envelope<T>>;
 

@@ -6,6 +6,7 @@ import type {
   SchemaErrorDataVar,
 } from 'fastify/types/schema';
 import { ApiError } from './errors.js';
+import { onceFor } from './memo.js';
 
 interface AjvError extends FastifySchemaValidationError {
   parentSchema?: { properties?: Record<string, { title?: string }> };
@@ -130,6 +131,17 @@ export function closed(schema: unknown): unknown {
   return copy;
 }
 
+/**
+ * Validators compiled once per schema object and part, whichever app and route use it: compiling
+ * was most of the time an app with every service took to get ready, and every fallback and test
+ * app compiled the same schemas again (`closed` copies them, so Ajv's own cache never hit).
+ */
+const validators = {
+  body: new WeakMap<object, ValidateFunction>(),
+  querystring: new WeakMap<object, ValidateFunction>(),
+  other: new WeakMap<object, ValidateFunction>(),
+};
+
 export function validatorCompiler({
   schema,
   httpPart,
@@ -137,7 +149,12 @@ export function validatorCompiler({
   schema: FastifySchema;
   httpPart?: string;
 }): ValidateFunction {
-  if (httpPart === 'body') return bodyAjv.compile(closed(schema) as object);
-  if (httpPart === 'querystring') return textAjv.compile(closed(schema) as object);
-  return textAjv.compile(schema as object);
+  const part = httpPart === 'body' || httpPart === 'querystring' ? httpPart : 'other';
+  return onceFor(validators[part], schema, () =>
+    part === 'body'
+      ? bodyAjv.compile(closed(schema) as object)
+      : part === 'querystring'
+        ? textAjv.compile(closed(schema) as object)
+        : textAjv.compile(schema as object),
+  );
 }

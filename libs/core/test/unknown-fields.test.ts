@@ -56,3 +56,33 @@ it('refuses an unknown query parameter (a typo is not silently the default)', as
   const fine = await app.inject({ method: 'GET', url: '/things?limit=5' });
   expect(fine.json()).toEqual({ success: true, data: { limit: 5 } });
 });
+
+// Validators and serializers are compiled once per schema object and shared by every app: a
+// schema used for a body and for a query string keeps each part's rules (bodies are not coerced,
+// query strings are), and a response schema serializes each app's answers alike.
+it('keeps each part its rules when apps and routes share one schema', async () => {
+  const Shared = Type.Object({ n: Type.Integer() });
+  const Answer = Type.Object({ n: Type.Integer() });
+  const apps = [createApp(), createApp()];
+  for (const one of apps) {
+    one.post('/n', { schema: { body: Shared, response: { 200: Answer } } }, async (request) => ({
+      ...request.body,
+      secret: 'never sent',
+    }));
+    one.get('/n', { schema: { querystring: Shared } }, async (request) => ok(request.query));
+  }
+  try {
+    for (const one of apps) {
+      const asText = await one.inject({ method: 'POST', url: '/n', payload: { n: '5' } });
+      expect(asText.statusCode).toBe(400);
+      const posted = await one.inject({ method: 'POST', url: '/n', payload: { n: 5 } });
+      expect(posted.json()).toEqual({ n: 5 });
+      const queried = await one.inject({ method: 'GET', url: '/n?n=5' });
+      expect(queried.json()).toEqual({ success: true, data: { n: 5 } });
+      const extra = await one.inject({ method: 'GET', url: '/n?n=5&m=1' });
+      expect(extra.json().error.message).toBe('querystring has an unknown field: m');
+    }
+  } finally {
+    await Promise.all(apps.map((one) => one.close()));
+  }
+});

@@ -1,0 +1,16 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { onceFor } from './memo.js';
+
+type Serialize = (data: unknown) => string;
+
+// Fastify's own response serializer compiler (fast-json-stringify, no shared schemas).
+const compile = SerializerSelector()({}, undefined) as (route: { schema: object }) => Serialize;
+const serializers = new WeakMap<object, Serialize>();
+
+/**
+ * Fastify's response serializer, compiled once per schema object whichever app and route use it:
+ * every route answers its errors with the same envelope, and every gateway, fallback and test app
+ * would compile the same schemas again.
+ */
+export const serializerCompiler = (route: { schema: object }): Serialize =>
+  onceFor(serializers, route.schema, () => compile(route));
