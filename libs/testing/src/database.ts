@@ -1,47 +1,109 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { fromPGlite, openDatabase, PGLITE_EXTENSIONS, type PlatformDatabase } from '@platform/db';
 
 /**
- * The file holding an empty database's data directory, for this PGlite build and these
- * extensions: made once per machine by the first test file that needs it (initdb takes 2-4 s in
- * each new PGlite; loading its dump half a second).
+ * What a test database holds when the test gets it: what `prepare` made of an empty database
+ * (the migrations of a whole gateway, say), made once per machine and copied for each test.
+ * `sources`, files or folders (those absent are passed over), are what `prepare` runs: the copy
+ * is made again whenever one of them changes.
  */
-async function emptyDumpFile() {
-  const wasm = await stat(join(dirname(require.resolve('@electric-sql/pglite')), 'pglite.wasm'));
-  const build = `${wasm.size}-${Math.round(wasm.mtimeMs)}-${Object.keys(PGLITE_EXTENSIONS).join('-')}`;
-  return join(tmpdir(), `platform-test-pglite-${build}.tar`);
+export interface DatabasePreset {
+  name: string;
+  sources: readonly string[];
+  prepare(db: PlatformDatabase): Promise<unknown>;
 }
 
-let dump: Promise<Blob | undefined> | undefined;
+const keys = new WeakMap<DatabasePreset, Promise<string>>();
 
-/** A new PGlite holding an empty database: from the dump (read once per file), else it makes it. */
-async function emptyPGlite(): Promise<PGlite> {
-  const file = await emptyDumpFile();
-  dump ??= readFile(file).then(
-    (bytes) => new Blob([bytes]),
-    () => undefined,
-  );
-  const loadDataDir = await dump;
+/** The preset's name and a digest of its sources' contents. */
+function keyOf(preset: DatabasePreset): Promise<string> {
+  let key = keys.get(preset);
+  if (!key) {
+    key = (async () => {
+      const digest = createHash('sha256');
+      const files = (
+        await Promise.all(
+          preset.sources.map(async (source) => {
+            const found = await stat(source).catch(() => undefined);
+            return found?.isDirectory()
+              ? (await readdir(source, { recursive: true })).map((file) => join(source, file))
+              : found
+                ? [source]
+                : [];
+          }),
+        )
+      ).flat();
+      for (const file of files.sort())
+        if ((await stat(file)).isFile()) digest.update(file).update(await readFile(file));
+      return `${preset.name}-${digest.digest('hex').slice(0, 16)}`;
+    })();
+    keys.set(preset, key);
+  }
+  return key;
+}
+
+/**
+ * The file holding a database's data directory, for this PGlite build, these extensions and this
+ * preset (none: empty): made once per machine by the first test file that needs it (initdb takes
+ * 2-4 s in each new PGlite, the migrations of every service 1-1.5 s; loading a dump half a second).
+ */
+async function dumpFile(key: string) {
+  const wasm = await stat(join(dirname(require.resolve('@electric-sql/pglite')), 'pglite.wasm'));
+  const build = `${wasm.size}-${Math.round(wasm.mtimeMs)}-${Object.keys(PGLITE_EXTENSIONS).join('-')}`;
+  return join(tmpdir(), `platform-test-pglite-${build}${key ? `-${key}` : ''}.tar`);
+}
+
+/** Removes the dumps this preset had before its sources last changed (40 MB each). */
+async function removeOlderDumps(current: string) {
+  const prefix = basename(current).replace(/[0-9a-f]{16}\.tar$/, '');
+  for (const file of await readdir(dirname(current)))
+    if (
+      file !== basename(current) &&
+      file.startsWith(prefix) &&
+      /^[0-9a-f]{16}\.tar$/.test(file.slice(prefix.length))
+    )
+      await rm(join(dirname(current), file), { force: true });
+}
+
+/** The dumps this test file read, by preset key ('' for the empty database). */
+const dumps = new Map<string, Promise<Blob | undefined>>();
+
+/** A new PGlite holding the preset's database (empty without one): from its dump, else made. */
+async function newPGlite(preset?: DatabasePreset): Promise<PGlite> {
+  const key = preset ? await keyOf(preset) : '';
+  const file = await dumpFile(key);
+  if (!dumps.has(key))
+    dumps.set(
+      key,
+      readFile(file).then(
+        (bytes) => new Blob([bytes]),
+        () => undefined,
+      ),
+    );
+  const loadDataDir = await dumps.get(key);
   if (loadDataDir)
     return PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS, loadDataDir });
-  const pglite = await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
+  const pglite = preset
+    ? await newPGlite()
+    : await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
+  if (preset) {
+    await preset.prepare(fromPGlite(pglite, { owned: false }));
+    await pglite.exec('checkpoint');
+  }
   const made = await pglite.dumpDataDir('none');
   // Whole or not at all, whichever test process writes it first.
   const partial = `${file}.${process.pid}`;
   await writeFile(partial, Buffer.from(await made.arrayBuffer()));
   await rename(partial, file);
-  dump = Promise.resolve(made);
+  if (preset) await removeOlderDumps(file);
+  dumps.set(key, Promise.resolve(made));
   return pglite;
 }
-
-const idle: PGlite[] = [];
-/** Set once the file's cleanup ran: a database released later (an afterAll) is closed, not pooled. */
-let filesDone = false;
 
 /** The schemas a test made: all but PostgreSQL's own and `public`. */
 const MADE_SCHEMAS = `select nspname as name from pg_namespace
@@ -51,18 +113,16 @@ const resetStatement = (rows: { name: string }[]) =>
   `${rows.map((r) => `drop schema "${r.name}" cascade;`).join('')}
    drop schema public cascade; create schema public;`;
 
-async function reset(pglite: PGlite) {
-  const { rows } = await pglite.query<{ name: string }>(MADE_SCHEMAS);
-  await pglite.exec(resetStatement(rows));
-}
-
-/** PostgreSQL databases a test of this file released, emptied, for the next (as `idle`). */
+/** Empty databases a test of this file released, for the next test that wants an empty one. */
+const idle: PGlite[] = [];
 const idleServers: TestDatabaseServer[] = [];
+/** Set once the file's cleanup ran: a database released later (an afterAll) is closed, not pooled. */
+let filesDone = false;
 
 /** Closes the PGlite instances and drops the databases this test file made; after each file. */
 export async function closeTestDatabases() {
   filesDone = true;
-  dump = undefined;
+  dumps.clear();
   await Promise.all([
     ...idle.splice(0).map((pglite) => pglite.close()),
     ...idleServers.splice(0).map((server) => server.drop()),
@@ -70,48 +130,43 @@ export async function closeTestDatabases() {
 }
 
 /**
- * An empty PGlite database. A new instance loads the empty database's dump (~0.5 s); it is handed
- * out again, emptied, after a test closes its database (~20 ms).
+ * A new database for a test: PGlite in memory, or a database on the server of DATABASE_URL;
+ * empty, or as the preset makes it. Once the test closes it, it is emptied and handed out again
+ * (a new PGlite loads a dump in ~0.5 s, emptying one takes ~20 ms; on PostgreSQL creating and
+ * dropping a database takes ~95 ms, emptying it ~15 ms).
  */
-async function freshPGlite(): Promise<PlatformDatabase> {
-  const pglite = idle.pop() ?? (await emptyPGlite());
-  const db = fromPGlite(pglite, { owned: false });
-  let released = false;
-  return {
-    ...db,
-    async close() {
-      if (released) return;
-      released = true;
-      await db.close();
+export async function testDatabase(preset?: DatabasePreset): Promise<PlatformDatabase> {
+  if (!process.env.DATABASE_URL) {
+    const pglite = (!preset && idle.pop()) || (await newPGlite(preset));
+    return released(fromPGlite(pglite, { owned: false }), async () => {
       if (filesDone) return pglite.close();
-      await reset(pglite);
+      const { rows } = await pglite.query<{ name: string }>(MADE_SCHEMAS);
+      await pglite.exec(resetStatement(rows));
       idle.push(pglite);
-    },
-  };
+    });
+  }
+  const server = (!preset && idleServers.pop()) || (await testDatabaseServer(preset))!;
+  const db = await openDatabase({ url: server.url, poolSize: 5 });
+  return released(db, async () => {
+    if (filesDone) return server.drop();
+    await withClient(server.url, async (client) => {
+      const { rows } = await client.query<{ name: string }>(MADE_SCHEMAS);
+      await client.query(resetStatement(rows));
+    });
+    idleServers.push(server);
+  });
 }
 
-/**
- * A new, empty database: PGlite in memory, or a database on the server of DATABASE_URL. Either is
- * handed out again, emptied, once a test closes it: on PostgreSQL a new database costs ~95 ms
- * (create and drop), emptying one ~15 ms.
- */
-export async function testDatabase(): Promise<PlatformDatabase> {
-  if (!process.env.DATABASE_URL) return freshPGlite();
-  const server = idleServers.pop() ?? (await testDatabaseServer())!;
-  const db = await openDatabase({ url: server.url, poolSize: 5 });
-  let released = false;
+/** The database, whose close (once, however often called) closes it and then runs `then`. */
+function released(db: PlatformDatabase, then: () => Promise<void>): PlatformDatabase {
+  let closed = false;
   return {
     ...db,
     async close() {
-      if (released) return;
-      released = true;
+      if (closed) return;
+      closed = true;
       await db.close();
-      if (filesDone) return server.drop();
-      await withClient(server.url, async (client) => {
-        const { rows } = await client.query<{ name: string }>(MADE_SCHEMAS);
-        await client.query(resetStatement(rows));
-      });
-      idleServers.push(server);
+      await then();
     },
   };
 }
@@ -122,20 +177,63 @@ interface TestDatabaseServer {
 }
 
 /**
- * With DATABASE_URL set: a new, empty database on that server, for a process a test starts.
- * Without it: undefined (such a process gets a DATA_DIR of its own instead).
+ * With DATABASE_URL set: a new database on that server (empty, or as the preset makes it), for a
+ * test or a process a test starts. Without it: undefined (such a process gets a DATA_DIR of its
+ * own instead).
  */
-export async function testDatabaseServer(): Promise<TestDatabaseServer | undefined> {
+export async function testDatabaseServer(
+  preset?: DatabasePreset,
+): Promise<TestDatabaseServer | undefined> {
   const url = process.env.DATABASE_URL;
   if (!url) return undefined;
+  const template = preset ? await templateDatabase(url, preset) : undefined;
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(url, `create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
+  await adminQuery(url, `create database ${name}${template ? ` template ${template}` : ''}`);
   return {
-    url: target.toString(),
+    url: databaseUrl(url, name),
     drop: () => adminQuery(url, `drop database if exists ${name} with (force)`),
   };
+}
+
+function databaseUrl(url: string, name: string) {
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
+/**
+ * The database the preset makes, on the server of `url`, to copy (`create database ... template`):
+ * made once per server and preset key. Made under a name of its own, then renamed, so that test
+ * processes making it at once never copy one half made.
+ */
+async function templateDatabase(url: string, preset: DatabasePreset) {
+  const name = `platform_template_${(await keyOf(preset)).replace(/-/g, '_')}`;
+  const exists = () =>
+    withClient(url, (admin) =>
+      admin.query('select 1 from pg_database where datname = $1', [name]),
+    ).then((result) => result.rowCount === 1);
+  if (await exists()) return name;
+  const partial = `${name}_${process.pid}`;
+  await adminQuery(url, `create database ${partial}`);
+  const db = await openDatabase({ url: databaseUrl(url, partial), poolSize: 1 });
+  try {
+    await preset.prepare(db);
+  } finally {
+    await db.close();
+  }
+  // The server may still be ending the session just closed: a rename waits for it to go.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await adminQuery(url, `alter database ${partial} rename to ${name}`);
+      return name;
+    } catch (error) {
+      if (await exists()) break; // another process made it first
+      if (attempt === 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await adminQuery(url, `drop database if exists ${partial} with (force)`);
+  return name;
 }
 
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>) {

@@ -1,4 +1,9 @@
-export { testDatabase, testDatabaseServer, closeTestDatabases } from './database.js';
+export {
+  closeTestDatabases,
+  testDatabase,
+  testDatabaseServer,
+  type DatabasePreset,
+} from './database.js';
 export { startProcess, type RunningProcess, type ProcessOptions } from './process.js';
 export { startPostgres, sharedPostgres, type PostgresServer } from './postgres.js';
 export {

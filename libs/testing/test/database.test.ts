@@ -6,7 +6,7 @@ import {
   type Migrations,
   type PlatformDatabase,
 } from '@platform/db';
-import { testDatabase } from '../src/index';
+import { testDatabase, type DatabasePreset } from '../src/index';
 
 const things: Migrations = {
   '001-things': {
@@ -174,5 +174,47 @@ describe('a database a test released', () => {
     expect(await schemas(db)).toEqual(['public']);
     expect(await publicTables(db)).toEqual([]);
     expect(await migrateSchema(db, 'alpha', things)).toEqual(['001-things']);
+  });
+});
+
+describe('a preset database', () => {
+  let prepared = 0;
+  const preset: DatabasePreset = {
+    name: 'testing-things',
+    sources: [__filename],
+    prepare: async (d) => {
+      prepared++;
+      await migrateSchema(d, 'alpha', things);
+      await d
+        .schema<ThingsDb>('alpha')
+        .insertInto('things')
+        .values({ id: 'seed', name: 'Seed', n: 1 })
+        .execute();
+    },
+  };
+  const seeded = (d: PlatformDatabase) =>
+    d.schema<ThingsDb>('alpha').selectFrom('things').select(['id', 'n']).execute();
+
+  it('holds what prepare made, made once and copied for each test', async () => {
+    const first = await testDatabase(preset);
+    const second = await testDatabase(preset);
+    try {
+      expect(await seeded(first)).toEqual([{ id: 'seed', n: 1 }]);
+      await first.schema<ThingsDb>('alpha').updateTable('things').set({ n: 2 }).execute();
+      expect(await seeded(second)).toEqual([{ id: 'seed', n: 1 }]);
+      expect(await migrateSchema(second, 'alpha', things)).toEqual([]);
+      // Once on this machine: a dump an earlier run made (for this file as it is) is reused.
+      expect(prepared).toBeLessThanOrEqual(1);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    // Released, it is emptied like any other.
+    const after = await testDatabase();
+    try {
+      expect(await migrateSchema(after, 'alpha', things)).toEqual(['001-things']);
+    } finally {
+      await after.close();
+    }
   });
 });
