@@ -92,7 +92,11 @@ async function newPGlite(preset?: DatabasePreset): Promise<PGlite> {
     ? await newPGlite()
     : await PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS });
   if (preset) {
-    await preset.prepare(fromPGlite(pglite, { owned: false }));
+    // A preset that fails leaves nothing behind: no dump, no instance.
+    await preset.prepare(fromPGlite(pglite, { owned: false })).catch(async (error: unknown) => {
+      await pglite.close();
+      throw error;
+    });
     await pglite.exec('checkpoint');
   }
   const made = await pglite.dumpDataDir('none');
@@ -105,13 +109,16 @@ async function newPGlite(preset?: DatabasePreset): Promise<PGlite> {
   return pglite;
 }
 
-/** The schemas a test made: all but PostgreSQL's own and `public`. */
-const MADE_SCHEMAS = `select nspname as name from pg_namespace
-  where nspname not like 'pg\\_%' and nspname not in ('information_schema', 'public')`;
-/** Drops them and empties `public`, leaving the database as new. */
-const resetStatement = (rows: { name: string }[]) =>
-  `${rows.map((r) => `drop schema "${r.name}" cascade;`).join('')}
-   drop schema public cascade; create schema public;`;
+/**
+ * Drops every schema a test made (all but PostgreSQL's own) and empties `public`, leaving the
+ * database as new: one statement, on either engine.
+ */
+const EMPTY_DATABASE = `do $$ declare name text; begin
+  for name in select nspname from pg_namespace
+    where nspname not like 'pg\\_%' and nspname not in ('information_schema', 'public')
+  loop execute format('drop schema %I cascade', name); end loop;
+  drop schema public cascade; create schema public;
+end $$`;
 
 /** Empty databases a test of this file released, for the next test that wants an empty one. */
 const idle: PGlite[] = [];
@@ -140,8 +147,7 @@ export async function testDatabase(preset?: DatabasePreset): Promise<PlatformDat
     const pglite = (!preset && idle.pop()) || (await newPGlite(preset));
     return released(fromPGlite(pglite, { owned: false }), async () => {
       if (filesDone) return pglite.close();
-      const { rows } = await pglite.query<{ name: string }>(MADE_SCHEMAS);
-      await pglite.exec(resetStatement(rows));
+      await pglite.exec(EMPTY_DATABASE);
       idle.push(pglite);
     });
   }
@@ -149,10 +155,7 @@ export async function testDatabase(preset?: DatabasePreset): Promise<PlatformDat
   const db = await openDatabase({ url: server.url, poolSize: 5 });
   return released(db, async () => {
     if (filesDone) return server.drop();
-    await withClient(server.url, async (client) => {
-      const { rows } = await client.query<{ name: string }>(MADE_SCHEMAS);
-      await client.query(resetStatement(rows));
-    });
+    await adminQuery(server.url, EMPTY_DATABASE);
     idleServers.push(server);
   });
 }
@@ -218,9 +221,13 @@ async function templateDatabase(url: string, preset: DatabasePreset) {
   const db = await openDatabase({ url: databaseUrl(url, partial), poolSize: 1 });
   try {
     await preset.prepare(db);
-  } finally {
+  } catch (error) {
+    // A preset that fails leaves no half-made database behind.
     await db.close();
+    await adminQuery(url, `drop database if exists ${partial} with (force)`);
+    throw error;
   }
+  await db.close();
   // The server may still be ending the session just closed: a rename waits for it to go.
   for (let attempt = 0; ; attempt++) {
     try {

@@ -218,3 +218,16 @@ describe('a preset database', () => {
     }
   });
 });
+
+it('refuses a preset whose prepare fails, with its error, and leaves nothing behind', async () => {
+  const failing: DatabasePreset = {
+    name: 'testing-failing',
+    sources: [__filename],
+    prepare: async () => {
+      throw new Error('the preset broke');
+    },
+  };
+  await expect(testDatabase(failing)).rejects.toThrow('the preset broke');
+  await expect(testDatabase(failing)).rejects.toThrow('the preset broke');
+  expect(await migrateSchema(db, 'alpha', things)).toEqual(['001-things']);
+});
