@@ -1,4 +1,4 @@
-import type { ServiceManifest } from '@platform/core';
+import { onceFor, type ServiceManifest } from '@platform/core';
 import type { PlatformDatabase } from '@platform/db';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -6,32 +6,26 @@ import { testDatabase, type DatabasePreset } from '@platform/testing';
 import { buildGateway, gatewayConfig, migrateAll, SERVICES } from '../src/index';
 
 const ROOT = join(__dirname, '../../..');
-const presets = new Map<readonly ServiceManifest[], DatabasePreset>();
+const presets = new WeakMap<readonly ServiceManifest[], DatabasePreset>();
 
 /**
  * A database already migrated for these services (migrating all ten takes 1-1.5 s, copying the
  * result a tenth of that): made again whenever the code of the gateway, a service or the
  * database library changes.
  */
-export function migratedFor(services: readonly ServiceManifest[]): DatabasePreset {
-  let preset = presets.get(services);
-  if (!preset) {
-    preset = {
-      name: `gateway-${createHash('sha256')
-        .update(services.map((service) => service.name).join())
-        .digest('hex')
-        .slice(0, 6)}`,
-      sources: [
-        ...['apps/gateway/src', 'libs/db/src', 'libs/core/src'].map((dir) => join(ROOT, dir)),
-        // A service's folder holds web/dist and src.
-        ...services.map((service) => join(service.webRoot, '../../src')),
-      ],
-      prepare: (db) => migrateAll(db, services),
-    };
-    presets.set(services, preset);
-  }
-  return preset;
-}
+export const migratedFor = (services: readonly ServiceManifest[]): DatabasePreset =>
+  onceFor(presets, services, () => ({
+    name: `gateway-${createHash('sha256')
+      .update(services.map((service) => service.name).join())
+      .digest('hex')
+      .slice(0, 6)}`,
+    sources: [
+      ...['apps/gateway/src', 'libs/db/src', 'libs/core/src'].map((dir) => join(ROOT, dir)),
+      // A service's folder holds web/dist and src.
+      ...services.map((service) => join(service.webRoot, '../../src')),
+    ],
+    prepare: (db) => migrateAll(db, services),
+  }));
 
 export interface GatewayUnderTest {
   app: Awaited<ReturnType<typeof buildGateway>>;

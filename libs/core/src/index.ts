@@ -16,3 +16,4 @@ export * from './delegated.js';
 export { Type, type Static, type TObject, type TSchema } from 'typebox';
 export type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 export * from './auth/index.js';
+export { onceFor } from './memo.js';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { onceFor } from '@platform/core';
 import { fromPGlite, openDatabase, PGLITE_EXTENSIONS, type PlatformDatabase } from '@platform/db';
 
 /**
@@ -20,32 +21,22 @@ export interface DatabasePreset {
 
 const keys = new WeakMap<DatabasePreset, Promise<string>>();
 
-/** The preset's name and a digest of its sources' contents. */
-function keyOf(preset: DatabasePreset): Promise<string> {
-  let key = keys.get(preset);
-  if (!key) {
-    key = (async () => {
-      const digest = createHash('sha256');
-      const files = (
-        await Promise.all(
-          preset.sources.map(async (source) => {
-            const found = await stat(source).catch(() => undefined);
-            return found?.isDirectory()
-              ? (await readdir(source, { recursive: true })).map((file) => join(source, file))
-              : found
-                ? [source]
-                : [];
-          }),
-        )
-      ).flat();
-      for (const file of files.sort())
-        if ((await stat(file)).isFile()) digest.update(file).update(await readFile(file));
-      return `${preset.name}-${digest.digest('hex').slice(0, 16)}`;
-    })();
-    keys.set(preset, key);
-  }
-  return key;
+/** The files a source names: itself, those in it when it is a folder, none when it is absent. */
+async function filesOf(source: string): Promise<string[]> {
+  const found = await stat(source).catch(() => undefined);
+  if (!found?.isDirectory()) return found ? [source] : [];
+  const entries = await readdir(source, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
+
+/** The preset's name and a digest of its sources' contents. */
+const keyOf = (preset: DatabasePreset): Promise<string> =>
+  onceFor(keys, preset, async () => {
+    const digest = createHash('sha256');
+    const files = (await Promise.all(preset.sources.map(filesOf))).flat().sort();
+    for (const file of files) digest.update(file).update(await readFile(file));
+    return `${preset.name}-${digest.digest('hex').slice(0, 16)}`;
+  });
 
 /**
  * The file holding a database's data directory, for this PGlite build, these extensions and this
