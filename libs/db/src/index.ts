@@ -23,6 +23,7 @@ export {
   type Updateable,
   type Transaction,
   type RawBuilder,
+  type CompiledQuery,
 } from 'kysely';
 export * from './errors.js';
 export type { NotificationHandler, Unlisten } from './listen.js';
