@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decryptSecret, deriveKey, encryptSecret } from '@platform/core';
+import { decryptSecret, deriveKey, encryptSecret, onceFor } from '@platform/core';
 import type { GitContext } from './access.js';
 import type { RepositoryRow } from './database.js';
 import { postDelivery } from './providers/hookshot.js';
@@ -37,9 +37,7 @@ const made = new WeakMap<object, ReturnType<typeof makeLocalWebhooks>>();
 /** Local repositories' webhooks: each event a durable job per webhook, signed as GitHub signs. */
 export function localWebhooks(ctx: GitContext) {
   // One job kind per queue, however many route plugins emit events.
-  let hooks = made.get(ctx.jobs);
-  if (!hooks) made.set(ctx.jobs, (hooks = makeLocalWebhooks(ctx)));
-  return hooks;
+  return onceFor(made, ctx.jobs, () => makeLocalWebhooks(ctx));
 }
 
 function makeLocalWebhooks(ctx: GitContext) {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { onceFor } from '@platform/core';
 import type { InferenceConfig } from '../config.js';
 import type { InferenceDb } from '../database.js';
 import { Call, type CallKind } from '../providers/call.js';
@@ -19,18 +20,15 @@ const shared = new WeakMap<InferenceDb, Shared>();
 
 /** The instance's shared state; the request log is flushed when the instance closes. */
 export function sharedOf(db: InferenceDb, app: FastifyInstance): Shared {
-  let state = shared.get(db);
-  if (!state) {
+  return onceFor(shared, db, () => {
     const log: FastifyBaseLogger = app.log;
     const created: Shared = {
       providers: new ProviderRegistry(db),
       requestLog: new RequestLog(db, log),
     };
     app.addHook('onClose', () => created.requestLog.close());
-    shared.set(db, created);
-    state = created;
-  }
-  return state;
+    return created;
+  });
 }
 
 /** The app a sandbox app's call is charged to: only the stage service may name one. */

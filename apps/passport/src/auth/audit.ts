@@ -1,5 +1,5 @@
 import type { Kysely } from '@platform/db';
-import type { ServiceContext } from '@platform/core';
+import { onceFor, type ServiceContext } from '@platform/core';
 import type { PassportDatabase } from '../database.js';
 import type { PassportConfig } from '../config.js';
 
@@ -38,8 +38,10 @@ const MAX_ATTEMPTS = 900;
  * is retried) and never fails the change.
  */
 export function auditTrail(ctx: Ctx): Audited {
-  const known = trails.get(ctx.jobs);
-  if (known) return known;
+  return onceFor(trails, ctx.jobs, () => makeAuditTrail(ctx));
+}
+
+function makeAuditTrail(ctx: Ctx): Audited {
   const events = ctx.jobs.define<AuditEvent>({
     kind: 'audit',
     maxAttempts: MAX_ATTEMPTS,
@@ -54,6 +56,5 @@ export function auditTrail(ctx: Ctx): Audited {
     );
     return record;
   };
-  trails.set(ctx.jobs, audited);
   return audited;
 }
