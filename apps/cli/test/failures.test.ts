@@ -23,12 +23,17 @@ const bodyOf = (req: IncomingMessage) =>
 
 describe('answers that are not what the platform sends', () => {
   it('a chat stream cut off midway says the connection was lost (exit 5)', async () => {
-    const env = await gateway((req, res) => {
+    const env = await gateway(async (req, res) => {
+      // The request read first: a socket closed with unread input is reset, which can discard
+      // what the client had not read yet.
+      await bodyOf(req);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(
         'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"Hel"}}\n\n',
       );
-      setTimeout(() => req.socket.destroy(), 50);
+      // Cut once the client has had time to read the chunk: fetch can drop what its reader had not
+      // taken yet when the connection fails (50 ms was too short on a loaded machine).
+      setTimeout(() => req.socket.destroy(), 300);
     });
     const res = await cli(['inference', 'chat', 'hi'], env);
     expect(res.code).toBe(5);
