@@ -84,42 +84,59 @@ export async function foundation() {
     HELLO_PLUGINS: '1',
   });
 
-  const bare = await measure('bare Fastify hello-world', `${hello.url}/`);
+  const nodeHeaders = await start('bench/hello.mjs', {
+    HELLO_HEADERS: JSON.stringify(sent),
+    HELLO_SERVER: 'node',
+  });
+  const plainNode = await start('bench/hello.mjs', { HELLO_SERVER: 'node' });
+
+  // Each row also has its server's CPU time per request (`server`): the throughput of the larger
+  // answers can be bound by autocannon reading them, on the same two cores.
+  const bare = await measure('bare Fastify hello-world', `${hello.url}/`, { server: hello });
+  await measure('node:http hello-world', `${plainNode.url}/`, { server: plainNode }, bare);
+  // What Node itself spends writing the gateway's headers, with no framework: the floor of any
+  // server that sends them.
+  const nodeSame = await measure(
+    "node:http hello-world with the gateway's headers",
+    `${nodeHeaders.url}/`,
+    { server: nodeHeaders },
+    bare,
+  );
   const same = await measure(
     "bare Fastify hello-world with the gateway's headers",
     `${helloHeaders.url}/`,
-    {},
+    { server: helloHeaders },
     bare,
   );
-  await measure('gateway GET /healthz', `${gateway.url}/healthz`, {}, bare);
+  const healthz = (against) => `gateway GET /healthz${against ? ` (against ${against})` : ''}`;
+  const overGateway = { server: gateway };
+  await measure(healthz(), `${gateway.url}/healthz`, overGateway, bare);
   await measure(
-    'gateway GET /healthz (against the same headers)',
+    healthz("node:http with the gateway's headers"),
     `${gateway.url}/healthz`,
-    {},
-    same,
+    overGateway,
+    nodeSame,
   );
+  await measure(healthz('the same headers'), `${gateway.url}/healthz`, overGateway, same);
   const libraries = await measure(
     "bare Fastify hello-world with the gateway's headers, request ids, logger, cookies and CORS",
     `${helloPlugins.url}/`,
-    {},
+    { server: helloPlugins },
     bare,
   );
-  await measure(
-    'gateway GET /healthz (against the same libraries)',
-    `${gateway.url}/healthz`,
-    {},
-    libraries,
-  );
+  await measure(healthz('the same libraries'), `${gateway.url}/healthz`, overGateway, libraries);
+  // Server CPU only where both sides leave the database to PostgreSQL's own processes (the
+  // proxy's and PGlite's rows would compare a share of the work with the whole).
   const direct = await measure(
     'POST /events, standalone pulse (direct)',
     `${standalone.url}/api/v1/pulse/events`,
-    post(event),
+    { ...post(event), server: standalone },
     bare,
   );
   const inProcess = await measure(
     'POST /events, gateway in-process',
     `${gateway.url}/api/v1/pulse/events`,
-    post(event),
+    { ...post(event), server: gateway },
     direct,
   );
   await measure(

@@ -24,11 +24,28 @@ export const event = JSON.stringify({
   properties: { path: '/home', ms: 12 },
 });
 
-export async function load(name, url, options = {}) {
+/**
+ * Throughput with autocannon. With `server` (a started process), also the server's CPU time per
+ * request (`cpuUs`, from /proc): what the server itself spends on a request, whoever the
+ * bottleneck is (on 2 shared cores, autocannon reading larger answers can be).
+ */
+export async function load(name, url, { server, ...options } = {}) {
+  const cpuBefore = server?.cpuMicros();
   const result = await autocannon({ url, duration: seconds, connections: 32, ...options });
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) throw new Error(`${name}: ${failed} failed requests`);
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const cpuAfter = server?.cpuMicros();
+  const cpuUs =
+    cpuBefore === undefined || cpuAfter === undefined || !result.requests.total
+      ? undefined
+      : (cpuAfter - cpuBefore) / result.requests.total;
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs,
+  };
 }
 
 /** A JSON call that must succeed: its parsed answer, or an error naming the route and status. */
@@ -59,10 +76,23 @@ export const stopAll = () => Promise.all(started.map((p) => p.stop()));
 
 /** The result rows, in the order measured; groups push rows measured other than by `measure`. */
 export const rows = [];
+/**
+ * A throughput row, as a ratio to `baseline`'s req/s; with both servers' CPU time per request
+ * (`options.server`), also `cpuRatio`: the baseline's CPU per request over this row's (higher is
+ * better, like the req/s ratio).
+ */
 export const measure = async (name, url, options, baseline) => {
   const r = await load(name, url, options);
-  rows.push({ ...r, baseline: baseline?.name, ratio: baseline ? r.rps / baseline.rps : 1 });
-  console.error(`  ${name}: ${Math.round(r.rps)} req/s`);
+  const cpuRatio =
+    baseline?.cpuUs !== undefined && r.cpuUs !== undefined ? baseline.cpuUs / r.cpuUs : undefined;
+  rows.push({
+    ...r,
+    baseline: baseline?.name,
+    ratio: baseline ? r.rps / baseline.rps : 1,
+    cpuRatio,
+  });
+  const cpu = r.cpuUs === undefined ? '' : `, server CPU ${r.cpuUs.toFixed(1)} µs/request`;
+  console.error(`  ${name}: ${Math.round(r.rps)} req/s${cpu}`);
   return r;
 };
 
@@ -142,6 +172,7 @@ export function report({ json = false } = {}) {
       return {
         ...r,
         baselineRps: base?.rps,
+        baselineCpuUs: base?.cpuUs,
         baselineP50: base?.p50,
         addedP50Ms: base && r.p50 !== undefined ? r.p50 - base.p50 : undefined,
       };
@@ -162,12 +193,12 @@ export function report({ json = false } = {}) {
     `\nBenchmark: ${seconds} s per row, ${m.cores} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL at DATABASE_URL\n`,
   );
   console.log(
-    '| scenario | req/s | events/s | p50 ms | p99 ms | ratio | added p50 ms | baseline |',
+    '| scenario | req/s | events/s | p50 ms | p99 ms | ratio | CPU µs/req | CPU ratio | added p50 ms | baseline |',
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
   for (const r of result.rows) {
     console.log(
-      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.ratio, 2)} | ${r.p50 === undefined || r.rps !== undefined ? '' : fmt(r.addedP50Ms, 2)} | ${r.baseline ?? '(baseline)'} |`,
+      `| ${r.name} | ${fmt(r.rps)} | ${fmt(r.events)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.ratio, 2)} | ${fmt(r.cpuUs, 1)} | ${fmt(r.cpuRatio, 2)} | ${r.p50 === undefined || r.rps !== undefined ? '' : fmt(r.addedP50Ms, 2)} | ${r.baseline ?? '(baseline)'} |`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { deadUrl } from './service.js';
@@ -14,6 +15,27 @@ export interface RunningProcess {
   kill(signal: NodeJS.Signals): Promise<number | null>;
   /** Resolves with the exit code (null when a signal ended it) once the process is gone. */
   exited: Promise<number | null>;
+  /**
+   * CPU time the process has used so far (user and system, all its threads), in microseconds, as
+   * Linux's /proc counts it (in clock ticks); undefined where there is no /proc.
+   */
+  cpuMicros(): number | undefined;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times: 100 on every Linux Node runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15; the name in field 2 may hold spaces). */
+function cpuMicrosOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
 }
 
 export interface ProcessOptions {
@@ -64,6 +86,7 @@ export async function startProcess(
       if (exitCode === undefined) child.kill(signal);
       return exited;
     },
+    cpuMicros: () => cpuMicrosOf(child.pid),
   };
 
   const deadline = Date.now() + timeoutMs;
