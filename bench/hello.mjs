@@ -16,12 +16,13 @@ const stopOnSigterm = (close) => process.on('SIGTERM', () => close().then(() => 
 
 if (process.env.HELLO_SERVER === 'node') {
   const body = JSON.stringify({ hello: 'world' });
+  const answer = {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': body.length,
+  };
   const server = createServer((_request, response) => {
-    response.writeHead(200, {
-      ...headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': body.length,
-    });
+    response.writeHead(200, answer);
     response.end(body);
   });
   server.listen(port, '127.0.0.1');
