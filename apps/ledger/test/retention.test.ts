@@ -25,9 +25,10 @@ const record = async (action: string, age: number, extra: object = {}) => {
 };
 
 describe('retention policies', () => {
-  // No periodic retention job: it could apply a policy between a test's own statements.
+  // The periodic retention job off (as in queries.test.ts): it could apply a policy between a
+  // test's own statements.
   beforeEach(async () => {
-    svc = await ledgerUnderTest({ jobs: false });
+    svc = await ledgerUnderTest({ env: { LEDGER_RETENTION_INTERVAL_MS: '0' } });
   });
 
   it('creates, lists, gets by id or name, and deletes a policy', async () => {
@@ -117,9 +118,10 @@ describe('retention policies', () => {
 });
 
 describe('applying retention', () => {
-  // No periodic retention job: it could apply a policy between a test's own statements.
+  // The periodic retention job off (as in queries.test.ts): it could apply a policy between a
+  // test's own statements.
   beforeEach(async () => {
-    svc = await ledgerUnderTest({ jobs: false });
+    svc = await ledgerUnderTest({ env: { LEDGER_RETENTION_INTERVAL_MS: '0' } });
   });
 
   it('deletes the events older than the retention, and the chain still verifies', async () => {
