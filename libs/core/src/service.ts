@@ -10,6 +10,10 @@ import { createApp, type App, type AppOptions } from './app.js';
 import {
   AUTH_OFF,
   authenticateRequests,
+  authorizationOptions,
+  authorizeRequests,
+  requireAccess,
+  type AuthorizationOptions,
   platformClient,
   remoteKeyResolver,
   type AuthSettings,
@@ -52,6 +56,11 @@ export interface ServiceContext<DB = unknown, Config = undefined> {
    * `headers` added to every request.
    */
   platformFor(identity: Identity, headers?: Record<string, string>): PlatformClient;
+  /**
+   * The access policy's helpers for what a route's declaration cannot say alone: which rows of a
+   * private list a caller sees (`visibleTo`), whether it may act as a resource's owner (`mayOwn`).
+   */
+  access: AuthorizationOptions;
 }
 
 /** A route plugin of a service: registered under the service's prefix with its context. */
@@ -196,7 +205,12 @@ export function defineService<DB, Config = undefined>(
         signInPath: own ? `/api/v1/${name}/login` : undefined,
       });
     }
+    const platformLink = platformClient(name, platform, auth);
+    const access = authorizationOptions(name, platformLink, auth);
+    // Every route decides by its own declaration, in the gateway, proxied or standalone alike.
+    authorizeRequests(scope, access);
     scope.addHook('onRoute', (route) => {
+      requireAccess(route, name);
       const schema = (route.schema ??= {}) as {
         tags?: string[];
         operationId?: string;
@@ -215,7 +229,8 @@ export function defineService<DB, Config = undefined>(
       storage: database.kind,
       jobs: queue,
       auth,
-      platform: platformClient(name, platform, auth),
+      platform: platformLink,
+      access,
       platformFor: (identity, headers) => platformClient(name, platform, auth, identity, headers),
     };
     const main = async (scope: FastifyInstance) => {
@@ -224,7 +239,13 @@ export function defineService<DB, Config = undefined>(
         {
           // Public on a standalone service (probes, the gateway's health); behind the gateway's
           // authentication like every other route when mounted in it.
-          config: { public: !options.trusted },
+          config: {
+            access: {
+              resource: `${name}.health`,
+              action: 'read',
+              rule: options.trusted ? 'viewer' : 'public',
+            },
+          },
           schema: {
             operationId: 'health',
             summary: `Health of ${title}`,

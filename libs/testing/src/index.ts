@@ -35,3 +35,11 @@ export {
   type WebPage,
   type AxeViolation,
 } from './browser.js';
+export {
+  AUTH_ENV,
+  CALLERS,
+  person,
+  keyCaller,
+  identityHeaders,
+  jsonApiAs,
+} from './access.js';

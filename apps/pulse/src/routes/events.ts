@@ -5,6 +5,7 @@ import {
   parseRange,
   responses,
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import type { EventRow, PulseDatabase } from '../database.js';
@@ -46,10 +47,15 @@ const toNewEvent = (input: EventInput, receivedAt: Date): NewEvent => ({
   timestamp: input.timestamp ? new Date(input.timestamp) : receivedAt,
 });
 
+/** Sending events: what a `pulse:ingest` key (safe to ship in a browser or an app) may do. */
+const INGEST: Access = { resource: 'pulse.event', action: 'ingest', scope: 'pulse:ingest' };
+const READ: Access = { resource: 'pulse.event', action: 'read' };
+
 export const eventRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) => {
   app.post(
     '/events',
     {
+      config: { access: INGEST },
       schema: {
         operationId: 'trackEvent',
         summary: 'Track one event',
@@ -74,7 +80,10 @@ export const eventRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) => 
     '/events/batch',
     {
       bodyLimit: MAX_BATCH_BYTES,
-      config: { bodyTooLargeMessage: `A batch may be at most ${MAX_BATCH_BYTES} bytes (1 MiB)` },
+      config: {
+        bodyTooLargeMessage: `A batch may be at most ${MAX_BATCH_BYTES} bytes (1 MiB)`,
+        access: INGEST,
+      },
       schema: {
         operationId: 'trackEvents',
         summary: 'Track a batch of events',
@@ -98,6 +107,7 @@ export const eventRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) => 
   app.get(
     '/events',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listEvents',
         summary: 'List events, newest first',
@@ -119,6 +129,7 @@ export const eventRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) => 
   app.get(
     '/events/:id',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getEvent',
         summary: 'Get one event',

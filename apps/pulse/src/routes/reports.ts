@@ -7,6 +7,7 @@ export const reportRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) =>
   app.get(
     '/reports/top-events',
     {
+      config: { access: { resource: 'pulse.report', action: 'read' } },
       schema: {
         operationId: 'topEvents',
         summary: 'Most frequent event names',

@@ -7,6 +7,8 @@ import {
   type CredentialResolver,
   type Identity,
 } from './identity.js';
+import { accessOfRoute } from './authorize.js';
+import { ruleOf } from './policy.js';
 import type { AuthSettings } from './settings.js';
 import { verifyIdentity } from './tokens.js';
 
@@ -60,13 +62,14 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
     if (sessionToken && resolve) {
       const identity = await resolve({ sessionToken });
       if (!identity) throw unauthorized('Your session has ended; sign in again');
+      refuseCrossSite(request);
       return identity;
     }
     return undefined;
   }
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const isPublic = request.routeOptions.config?.public === true;
+    const isPublic = publicRoute(request);
     const preflight =
       request.method === 'OPTIONS' &&
       request.headers['access-control-request-method'] !== undefined;
@@ -99,6 +102,37 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
     const returnTo = encodeURIComponent(request.url);
     return reply.redirect(`${signInPath}?returnTo=${returnTo}`, 302);
   }
+}
+
+/**
+ * Whether the route answers without credentials: its own declaration, or for a proxied service's
+ * route, the declaration of the route the service itself serves it with (`config.proxiedTo`).
+ */
+function publicRoute(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config;
+  const target = config?.proxiedTo && accessOfRoute(config.proxiedTo, request.method, request.url);
+  if (target) return ruleOf(target.access) === 'public';
+  return config?.public === true;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A request that changes something on the strength of the session cookie alone must come from the
+ * platform's own pages: `Sec-Fetch-Site: same-origin` (or `none`, typed by the person), else an
+ * `Origin` equal to the request's own. Anything else (another site's form or fetch, or a client
+ * that sends neither header) is refused: 403, nothing done.
+ */
+function refuseCrossSite(request: FastifyRequest) {
+  if (SAFE_METHODS.has(request.method)) return;
+  const site = header(request, 'sec-fetch-site');
+  if (site === 'same-origin' || site === 'none') return;
+  const origin = header(request, 'origin');
+  if (!site && origin && origin === `${request.protocol}://${request.host}`) return;
+  throw new ApiError(
+    'FORBIDDEN',
+    `Cross-site request refused: a ${request.method} with the session cookie must come from the platform's own pages (Origin ${origin ?? 'absent'}, Sec-Fetch-Site ${site ?? 'absent'}); other clients send an API key in X-API-Key`,
+  );
 }
 
 /**
