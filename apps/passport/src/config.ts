@@ -13,7 +13,19 @@ export const PASSPORT_VARIABLES = [
     name: 'AUTH_ADMINS',
     default: 'unset (no user is an admin)',
     description:
-      'Comma-separated emails of the administrators (ada@example.com,grace@example.com): they, the bootstrap key and the keys they create manage providers, every session and every key',
+      'Comma-separated emails of the administrators (ada@example.com,grace@example.com): always admins, whatever role is set for them; the platform configuration (flags, providers, channels, retention, roles) is theirs',
+  },
+  {
+    name: 'AUTH_ADMIN_GROUPS',
+    default: 'unset',
+    description:
+      'Comma-separated values of the OpenID `groups` claim whose members are admins (platform-admins)',
+  },
+  {
+    name: 'AUTH_DEFAULT_ROLE',
+    default: 'member',
+    description:
+      'The role of everyone else until an admin sets theirs (PUT /api/v1/passport/users/:email/role): member (reads and writes) or viewer (reads only)',
   },
   {
     name: 'PLATFORM_API_KEY',
@@ -43,6 +55,10 @@ export interface PassportConfig {
   allowedDomains: string[];
   /** AUTH_ADMINS, lowercased. */
   admins: string[];
+  /** AUTH_ADMIN_GROUPS, as the claim spells them (compared without case). */
+  adminGroups: string[];
+  /** AUTH_DEFAULT_ROLE. */
+  defaultRole: 'member' | 'viewer';
   bootstrapKey: string | undefined;
   publicUrl: string | undefined;
   sessionMaxAgeMs: number;
@@ -70,6 +86,14 @@ export function passportConfig(env: Env): PassportConfig {
   if (badAdmin)
     throw new ConfigError('AUTH_ADMINS', `has "${badAdmin}", which is not an email address`);
 
+  const adminGroups = (envString(env, 'AUTH_ADMIN_GROUPS') ?? '')
+    .split(',')
+    .map((group) => group.trim())
+    .filter((group) => group !== '');
+  const defaultRole = envString(env, 'AUTH_DEFAULT_ROLE', 'member');
+  if (defaultRole !== 'member' && defaultRole !== 'viewer')
+    throw new ConfigError('AUTH_DEFAULT_ROLE', `must be member or viewer, got "${defaultRole}"`);
+
   const bootstrapKey = envString(env, 'PLATFORM_API_KEY');
   if (bootstrapKey && !parseApiKey(bootstrapKey))
     throw new ConfigError(
@@ -90,6 +114,8 @@ export function passportConfig(env: Env): PassportConfig {
   return {
     allowedDomains,
     admins,
+    adminGroups,
+    defaultRole,
     bootstrapKey,
     publicUrl,
     sessionMaxAgeMs: envInt(env, 'SESSION_MAX_AGE_MS', 7 * 24 * 3600 * 1000, {

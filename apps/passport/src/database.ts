@@ -1,3 +1,4 @@
+import type { Role } from '@platform/core';
 import type { Generated, Kysely, Selectable } from '@platform/db';
 
 /** The tables of the `passport` schema, as the migrations make them. */
@@ -7,6 +8,16 @@ export interface PassportDatabase {
   login_states: LoginStatesTable;
   providers: ProvidersTable;
   connections: ConnectionsTable;
+  users: UsersTable;
+}
+
+/** A role an admin gave a person (PUT /users/:email/role); others have AUTH_DEFAULT_ROLE. */
+export interface UsersTable {
+  /** Lowercase. */
+  email: string;
+  role: Role;
+  updated_by: string;
+  updated_at: Generated<Date>;
 }
 
 /** A signed-in browser. Only the SHA-256 of its cookie token is kept. */
@@ -20,6 +31,8 @@ export interface SessionsTable {
   expires_at: Date;
   last_seen_at: Generated<Date>;
   revoked_at: Date | null;
+  /** The OpenID `groups` claim at sign-in. */
+  groups: Generated<string[]>;
 }
 
 export interface ApiKeysTable {
@@ -35,6 +48,17 @@ export interface ApiKeysTable {
   revoked_at: Date | null;
   /** The key PLATFORM_API_KEY names (seeded at start-up). */
   bootstrap: Generated<boolean>;
+  /** What the key may do (libs/core's scope format); '*' for keys made before scopes. */
+  scopes: Generated<string[]>;
+  /** A team key (a service account): it acts for this catalog owner, not for its creator. */
+  team: string | null;
+  /** The creator's `groups` claim when it was made (their role may come from AUTH_ADMIN_GROUPS). */
+  creator_groups: Generated<string[]>;
+  /**
+   * The role of a key that does not follow a person's: a team key's (it outlives the person who
+   * made it) or one a key made; fixed when it was made. Null: its creator's role now.
+   */
+  fixed_role: Role | null;
 }
 
 /** A sign-in or a provider connection under way: single use, 10 minutes. */

@@ -9,6 +9,7 @@ import { keyRoutes } from './routes/keys.js';
 import { providerRoutes } from './routes/providers.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { signInRoutes } from './routes/signin.js';
+import { userRoutes } from './routes/users.js';
 
 /** Sign-in through the identity provider, sessions, API keys and delegated OAuth tokens (issue 13). */
 export const passport = defineService<PassportDatabase, PassportConfig>({
@@ -20,7 +21,7 @@ export const passport = defineService<PassportDatabase, PassportConfig>({
   variables: PASSPORT_VARIABLES,
   config: passportConfig,
   authenticate: credentialResolver,
-  routes: [signInRoutes, sessionRoutes, keyRoutes, providerRoutes, connectionRoutes],
+  routes: [signInRoutes, sessionRoutes, keyRoutes, userRoutes, providerRoutes, connectionRoutes],
 });
 
 export { credentialResolver } from './auth/resolver.js';

@@ -71,9 +71,20 @@ describe('with authentication on', () => {
       expiresAt: null,
       revokedAt: null,
       bootstrap: false,
+      scopes: ['*'],
+      team: null,
     });
     const me = await call('GET', '/me', key);
-    expect(me.json().data).toEqual({ kind: 'key', keyId: shown.id, name: 'deploy' });
+    expect(me.json().data).toEqual({
+      kind: 'key',
+      keyId: shown.id,
+      name: 'deploy',
+      role: 'admin',
+      scopes: ['*'],
+      owner: null,
+      team: null,
+      teams: [],
+    });
     const list = await call('GET', '/keys', BOOTSTRAP);
     expect(list.body).not.toContain(key);
     expect(

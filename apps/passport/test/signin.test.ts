@@ -58,6 +58,9 @@ describe('sign-in', () => {
       email: 'ada@example.com',
       name: 'Ada Lovelace',
       sessionId: expect.stringMatching(/^[A-Za-z0-9]{8}$/),
+      role: 'member',
+      groups: [],
+      teams: [],
     });
     const sessions = await (await b.get(`${base}${PREFIX}/sessions?email=ADA@example.com`)).json();
     const mine = sessions.data.find((s: { id: string }) => s.id === me.data.sessionId);

@@ -112,7 +112,7 @@ export interface ServiceDefinition<DB, Config> {
    * The identity service only: checks API keys and session cookies against its own tables. The
    * gateway uses it for every request, and the service for its own when it runs standalone.
    */
-  authenticate?: (db: Kysely<DB>, database: PlatformDatabase) => CredentialResolver;
+  authenticate?: (db: Kysely<DB>, database: PlatformDatabase, config: Config) => CredentialResolver;
 }
 
 /** A definition whose `config` reader is required as soon as Config is more than `undefined`. */
@@ -167,7 +167,7 @@ export interface ServiceManifest<Config = any> {
    */
   plugin: FastifyPluginAsync<MountOptions<Config>>;
   /** The identity service's credential check, on a database (see ServiceDefinition.authenticate). */
-  resolver?: (database: PlatformDatabase) => CredentialResolver;
+  resolver?: (database: PlatformDatabase, config: Config) => CredentialResolver;
 }
 
 export const HealthSchema = Type.Object({
@@ -198,7 +198,7 @@ export function defineService<DB, Config = undefined>(
     const { database, config, jobs, auth = AUTH_OFF, platform = {} } = options;
     const db = database.schema<DB>(name);
     if (!options.trusted) {
-      const own = authenticate?.(db, database);
+      const own = authenticate?.(db, database, config);
       authenticateRequests(scope, {
         settings: auth,
         resolve: own ?? (platform.url ? remoteKeyResolver(platform.url) : undefined),
@@ -296,7 +296,9 @@ export function defineService<DB, Config = undefined>(
     config: definition.config ?? (() => undefined as Config),
     experimental: definition.experimental ?? false,
     plugin,
-    resolver: authenticate && ((database) => authenticate(database.schema<DB>(name), database)),
+    resolver:
+      authenticate &&
+      ((database, config) => authenticate(database.schema<DB>(name), database, config)),
   };
 }
 

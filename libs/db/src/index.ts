@@ -27,3 +27,4 @@ export {
 } from 'kysely';
 export * from './errors.js';
 export type { NotificationHandler, Unlisten } from './listen.js';
+export { ownedBy, type Visible } from './owned.js';

@@ -35,11 +35,4 @@ export {
   type WebPage,
   type AxeViolation,
 } from './browser.js';
-export {
-  AUTH_ENV,
-  CALLERS,
-  person,
-  keyCaller,
-  identityHeaders,
-  jsonApiAs,
-} from './access.js';
+export { AUTH_ENV, CALLERS, person, keyCaller, identityHeaders, jsonApiAs } from './access.js';

@@ -9,6 +9,8 @@ export interface Claims {
   email_verified?: boolean;
   name?: string;
   nonce?: string;
+  /** Group names (Keycloak, Okta and Entra ID send them when asked). */
+  groups?: string[];
 }
 
 /** A token the provider handed out. */
@@ -62,10 +64,17 @@ export function cookieBrowser() {
   const jar = new CookieJar();
   async function request(url: string, init: RequestInit = {}) {
     const cookie = await jar.getCookieString(url);
+    // As a browser on the platform's own page: a request that is not a GET says its origin.
+    const method = (init.method ?? 'GET').toUpperCase();
+    const origin = method === 'GET' || method === 'HEAD' ? {} : { origin: new URL(url).origin };
     const res = await fetch(url, {
       ...init,
       redirect: 'manual',
-      headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) },
+      headers: {
+        ...origin,
+        ...(cookie ? { cookie } : {}),
+        ...(init.headers as Record<string, string>),
+      },
     });
     for (const header of res.headers.getSetCookie()) await jar.setCookie(header, url);
     return res as JsonResponse;

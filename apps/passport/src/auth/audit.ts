@@ -11,7 +11,8 @@ export interface AuditEvent {
     | 'session.revoked'
     | 'key.created'
     | 'key.revoked'
-    | 'provider.connected';
+    | 'provider.connected'
+    | 'user.role.changed';
   actor: string;
   resource: string;
   metadata?: Record<string, string | number | boolean | null>;

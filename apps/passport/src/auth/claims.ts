@@ -6,7 +6,18 @@ export interface Person {
   subject: string;
   email: string;
   name: string;
+  /** The `groups` claim (strings only; at most 200 kept): a group named like a catalog owner is a team. */
+  groups: string[];
 }
+
+/** The `groups` claim as a list of names, whatever else the provider put there. */
+const groupsOf = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? [...new Set(value.filter((g): g is string => typeof g === 'string' && g !== ''))].slice(
+        0,
+        200,
+      )
+    : [];
 
 const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 
@@ -21,11 +32,12 @@ export async function personOf(
 ): Promise<Person> {
   const claims = tokens.claims();
   if (!claims) throw new ApiError('UNAUTHORIZED', 'The identity provider sent no ID token');
-  let { email, email_verified: verified, name } = claims as Record<string, unknown>;
+  let { email, email_verified: verified, name, groups } = claims as Record<string, unknown>;
   if (typeof email !== 'string' || email === '') {
     const info = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
     ({ email, email_verified: verified } = info as Record<string, unknown>);
     name ??= info.name;
+    groups ??= (info as Record<string, unknown>).groups;
   }
   if (typeof email !== 'string' || !email.includes('@'))
     throw forbidden(
@@ -43,6 +55,7 @@ export async function personOf(
     subject: claims.sub,
     email,
     name: typeof name === 'string' && name !== '' ? name : email,
+    groups: groupsOf(groups),
   };
 }
 

@@ -1,34 +1,38 @@
-import { ApiError, type AuthSettings, type Identity } from '@platform/core';
+import { ApiError, type Role } from '@platform/core';
 import type { PassportConfig } from '../config.js';
 import type { PassportDb } from '../database.js';
-import { findKeyById } from '../repositories/keys.js';
-
-export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 
 /** An email as AUTH_ADMINS and `created_by` compare it. */
 export const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/**
- * Whether a caller is an administrator: anyone when authentication is off, the bootstrap key
- * (PLATFORM_API_KEY), a signed-in user listed in AUTH_ADMINS, or a key such a user created (its
- * creator is read from the key's row, so removing the user from AUTH_ADMINS demotes their keys).
- */
-export function adminCheck(db: PassportDb, config: PassportConfig, auth: AuthSettings) {
-  const listed = (email: string | null) =>
-    email !== null && config.admins.includes(email.toLowerCase());
-  return async function isAdmin(identity: Identity): Promise<boolean> {
-    switch (identity.kind) {
-      case 'anonymous':
-        return !auth.enabled;
-      case 'user':
-        return listed(identity.email);
-      case 'key': {
-        const key = await findKeyById(db, identity.keyId);
-        if (!key || key.revoked_at) return false;
-        return key.bootstrap || listed(key.created_by);
-      }
-      default:
-        return false;
-    }
-  };
+/** Whether the variables make this person an admin (AUTH_ADMINS, AUTH_ADMIN_GROUPS). */
+export function adminByConfig(config: PassportConfig, email: string, groups: readonly string[]) {
+  if (config.admins.includes(email.toLowerCase())) return true;
+  const wanted = new Set(config.adminGroups.map((group) => group.toLowerCase()));
+  return groups.some((group) => wanted.has(group.toLowerCase()));
 }
+
+/**
+ * A person's role now: admin by the variables (never less), else the role an admin set, else
+ * AUTH_DEFAULT_ROLE. One indexed read.
+ */
+export async function roleOfPerson(
+  db: PassportDb,
+  config: PassportConfig,
+  email: string,
+  groups: readonly string[],
+): Promise<Role> {
+  if (adminByConfig(config, email, groups)) return 'admin';
+  const row = await db
+    .selectFrom('users')
+    .select('role')
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return row?.role ?? config.defaultRole;
+}
+
+const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2 };
+/** The lower of two roles: a key never exceeds its creator. */
+export const lowerRole = (a: Role, b: Role): Role => (RANK[a] <= RANK[b] ? a : b);
+
+export const forbidden = (message: string) => new ApiError('FORBIDDEN', message);

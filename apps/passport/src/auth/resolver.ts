@@ -1,6 +1,8 @@
 import type { CredentialResolver, Identity } from '@platform/core';
 import type { PlatformDatabase } from '@platform/db';
+import type { PassportConfig } from '../config.js';
 import type { PassportDb } from '../database.js';
+import { roleOfPerson } from './permissions.js';
 import { REVOCATIONS } from '../repositories/credentials.js';
 import { findKeyByHash, touchKey } from '../repositories/keys.js';
 import { findLiveSession, touchSession } from '../repositories/sessions.js';
@@ -31,7 +33,8 @@ export function forgetCredentials() {
  */
 export function credentialResolver(
   db: PassportDb,
-  database?: PlatformDatabase,
+  database: PlatformDatabase | undefined,
+  config: PassportConfig,
 ): CredentialResolver {
   const cache = new Map<string, { identity: Identity; until: number }>();
   caches.add(cache);
@@ -72,7 +75,18 @@ export function credentialResolver(
       if (key.expires_at && key.expires_at.getTime() <= now) return null;
       if (!key.last_used_at || now - key.last_used_at.getTime() > MINUTE)
         await touchKey(db, key.id);
-      const identity: Identity = { kind: 'key', keyId: key.id, name: key.name };
+      const identity: Identity = {
+        kind: 'key',
+        keyId: key.id,
+        name: key.name,
+        role: key.bootstrap
+          ? 'admin'
+          : (key.fixed_role ??
+            (await roleOfPerson(db, config, key.created_by ?? '', key.creator_groups))),
+        scopes: key.bootstrap ? ['admin'] : key.scopes,
+        owner: key.bootstrap || key.team || key.fixed_role ? null : key.created_by,
+        team: key.team,
+      };
       await remember(hash, identity, key.expires_at);
       return identity;
     }
@@ -89,6 +103,8 @@ export function credentialResolver(
         email: session.email,
         name: session.name,
         sessionId: session.id,
+        role: await roleOfPerson(db, config, session.email, session.groups),
+        groups: session.groups,
       };
       await remember(hash, identity, session.expires_at);
       return identity;

@@ -1,4 +1,5 @@
-import { sql } from '@platform/db';
+import type { Role } from '@platform/core';
+import { jsonb, ownedBy, sql, type Visible } from '@platform/db';
 import type { ApiKeyRow, PassportDb } from '../database.js';
 import { announceRevocation } from './credentials.js';
 
@@ -10,17 +11,43 @@ export interface NewKey {
   created_by: string | null;
   expires_at: Date | null;
   bootstrap?: boolean;
+  scopes?: string[];
+  team?: string | null;
+  creator_groups?: string[];
+  fixed_role?: Role | null;
 }
 
 export function insertKey(db: PassportDb, key: NewKey): Promise<ApiKeyRow> {
-  return db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
+  const { scopes, creator_groups: groups, ...rest } = key;
+  return db
+    .insertInto('api_keys')
+    .values({
+      ...rest,
+      ...(scopes ? { scopes: jsonb(scopes) } : {}),
+      ...(groups ? { creator_groups: jsonb(groups) } : {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The key of a hash, whatever its state (the resolver checks it). */
 export function findKeyByHash(db: PassportDb, keyHash: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'key_hash', 'last_used_at', 'expires_at', 'revoked_at'])
+    .select([
+      'id',
+      'name',
+      'key_hash',
+      'last_used_at',
+      'expires_at',
+      'revoked_at',
+      'bootstrap',
+      'created_by',
+      'scopes',
+      'team',
+      'creator_groups',
+      'fixed_role',
+    ])
     .where('key_hash', '=', keyHash)
     .executeTakeFirst();
 }
@@ -52,15 +79,10 @@ export function findKeyById(db: PassportDb, id: string) {
  * are unique among live keys), then the newest revoked one. `createdBy`: only the keys that
  * creator made (an email, any case).
  */
-export function findKey(
-  db: PassportDb,
-  idOrName: string,
-  createdBy?: string,
-): Promise<ApiKeyRow | undefined> {
-  let query = db.selectFrom('api_keys').selectAll();
-  if (createdBy !== undefined)
-    query = query.where(sql<string>`lower(created_by)`, '=', createdBy.toLowerCase());
-  return query
+export function findKey(db: PassportDb, idOrName: string): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
     .where((eb) =>
       eb.or([eb('id', '=', idOrName), eb(sql<string>`lower(name)`, '=', idOrName.toLowerCase())]),
     )
@@ -71,15 +93,14 @@ export function findKey(
     .executeTakeFirst();
 }
 
-/** Keys newest first; `createdBy`: only those that creator made (an email, any case). */
+/** Keys newest first; `visible`: only those these creators made or of these teams (any case). */
 export function listKeys(
   db: PassportDb,
   page: { limit: number; offset: number },
-  createdBy?: string,
+  visible?: Visible,
 ): Promise<ApiKeyRow[]> {
   let query = db.selectFrom('api_keys').selectAll();
-  if (createdBy !== undefined)
-    query = query.where(sql<string>`lower(created_by)`, '=', createdBy.toLowerCase());
+  if (visible) query = query.where(ownedBy(visible));
   return query
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

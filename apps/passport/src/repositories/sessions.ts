@@ -1,4 +1,4 @@
-import { sql } from '@platform/db';
+import { jsonb, sql } from '@platform/db';
 import { announceRevocation } from './credentials.js';
 import type { PassportDb, SessionRow } from '../database.js';
 
@@ -9,17 +9,23 @@ export interface NewSession {
   name: string;
   subject: string;
   expires_at: Date;
+  groups: string[];
 }
 
 export function insertSession(db: PassportDb, session: NewSession): Promise<SessionRow> {
-  return db.insertInto('sessions').values(session).returningAll().executeTakeFirstOrThrow();
+  const { groups, ...rest } = session;
+  return db
+    .insertInto('sessions')
+    .values({ ...rest, groups: jsonb(groups) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** The session of a token's hash, if it is neither revoked nor expired (one indexed read). */
 export function findLiveSession(db: PassportDb, tokenHash: string) {
   return db
     .selectFrom('sessions')
-    .select(['id', 'token_hash', 'email', 'name', 'last_seen_at', 'expires_at'])
+    .select(['id', 'token_hash', 'email', 'name', 'last_seen_at', 'expires_at', 'groups'])
     .where('token_hash', '=', tokenHash)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)

@@ -56,6 +56,7 @@ export const connectionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> =
   app.get(
     '/providers/:idOrName/connect',
     {
+      config: { access: { resource: 'passport.connection', action: 'create', rule: 'viewer' } },
       schema: {
         operationId: 'connectProvider',
         summary: 'Connect the signed-in user to a provider',
@@ -102,7 +103,7 @@ export const connectionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> =
     {
       // The URL holds the code and state: its incoming-request line stays out of the log.
       logLevel: 'warn',
-      config: { public: true },
+      config: { access: { resource: 'passport.connection', action: 'create', rule: 'public' } },
       schema: {
         operationId: 'connectCallback',
         summary: "A provider's answer to a connection",
@@ -181,6 +182,7 @@ export const connectionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> =
   app.get(
     '/connections',
     {
+      config: { access: { resource: 'passport.connection', action: 'read' } },
       schema: {
         operationId: 'listConnections',
         summary: "The signed-in user's provider connections",
@@ -197,6 +199,7 @@ export const connectionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> =
   app.delete(
     '/connections/:provider',
     {
+      config: { access: { resource: 'passport.connection', action: 'delete', rule: 'viewer' } },
       schema: {
         operationId: 'deleteConnection',
         summary: "Forget the signed-in user's tokens at a provider",
@@ -218,6 +221,7 @@ export const connectionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> =
   app.post(
     '/tokens',
     {
+      config: { access: { resource: 'passport.token', action: 'read', rule: 'admin' } },
       schema: {
         operationId: 'getToken',
         summary: "A user's delegated token, for a platform service",

@@ -1,6 +1,10 @@
 import {
   badRequest,
   describeIdentity,
+  grants,
+  ownershipFor,
+  visibleTo,
+  type Access,
   IdOrNameParams,
   nameTaken,
   newId,
@@ -13,7 +17,7 @@ import {
   type ServiceRoutes,
 } from '@platform/core';
 import { auditTrail } from '../auth/audit.js';
-import { adminCheck, forbidden } from '../auth/permissions.js';
+import { forbidden } from '../auth/permissions.js';
 import { keyPrefix, newApiKey, sha256 } from '../auth/keys.js';
 import type { PassportConfig } from '../config.js';
 import type { ApiKeyRow, PassportDatabase } from '../database.js';
@@ -39,29 +43,58 @@ const toKey = (row: ApiKeyRow): ApiKey => ({
   expiresAt: iso(row.expires_at),
   revokedAt: iso(row.revoked_at),
   bootstrap: row.bootstrap,
+  scopes: row.scopes,
+  team: row.team,
 });
 
 const creator = (identity: Identity) =>
   identity.kind === 'anonymous' ? null : describeIdentity(identity);
 
+/** A key never exceeds its creator: `admin` only from an admin, only reads from a viewer. */
+function checkScopes(identity: Identity, scopes: string[]) {
+  const role = identity.kind === 'user' || identity.kind === 'key' ? identity.role : 'admin';
+  if (scopes.includes('admin') && role !== 'admin')
+    throw forbidden(`Only an admin may make a key with the scope admin (you are ${role})`);
+  if (identity.kind === 'key') {
+    const beyond = scopes.filter(
+      (scope) => !scope.includes(':') || !grants(identity.scopes, scope),
+    );
+    if (beyond.length > 0 && !identity.scopes.includes('admin'))
+      throw forbidden(`A key may not make a key with scopes it lacks: ${beyond.join(', ')}`);
+  }
+  const writes = scopes.filter((scope) => !scope.endsWith(':read'));
+  if (role === 'viewer' && writes.length > 0)
+    throw forbidden(
+      `A viewer's keys may only read: ${writes.join(', ')} would write (ask an admin for the member role)`,
+    );
+}
 export const BOOTSTRAP_NAME = 'PLATFORM_API_KEY';
 
 export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (app, ctx) => {
-  const { db, config, auth } = ctx;
+  const { db, config } = ctx;
   const audited = auditTrail(ctx);
-  const isAdmin = adminCheck(db, config, auth);
-
-  /**
-   * Whose keys the caller manages: every key (undefined) for an admin, the keys a signed-in user
-   * created (their email) for anyone else; 403 for a key or service that is not an admin.
-   */
-  const scopeOf = async (identity: Identity): Promise<string | undefined> => {
-    if (await isAdmin(identity)) return undefined;
-    if (identity.kind === 'user') return identity.email;
-    throw forbidden(
-      `${describeIdentity(identity)} may not manage API keys: only an admin (AUTH_ADMINS, the bootstrap key or a key an admin created) or a signed-in user`,
-    );
+  // A person's own credentials: anyone signed in manages their keys (a viewer's only read);
+  // through an API key, only a key with the scope admin may.
+  const CREATE: Access = {
+    resource: 'passport.key',
+    action: 'create',
+    rule: 'viewer',
+    scope: 'admin',
   };
+  const LIST: Access = { resource: 'passport.key', action: 'read', rule: 'viewer', scope: 'admin' };
+  const owner: Access['owner'] = async (request) => {
+    const { idOrName } = request.params as { idOrName: string };
+    const row = await findKey(db, idOrName);
+    return row && { createdBy: row.created_by, team: row.team };
+  };
+  const ONE: Access = {
+    resource: 'passport.key',
+    action: 'read',
+    rule: 'owner',
+    scope: 'admin',
+    owner,
+  };
+  const REVOKE: Access = { ...ONE, action: 'delete' };
 
   const bootstrap = config.bootstrapKey;
   await seedBootstrapKey(
@@ -81,18 +114,21 @@ export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async 
   app.post(
     '/keys',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createKey',
         summary: 'Create an API key',
         description:
-          'Answers 201 with the key in `key`: shown this once, only its SHA-256 is kept. Send it as X-API-Key. 409 when a key not revoked has that name. Admins and signed-in users only (403 for other keys).',
+          "Answers 201 with the key in `key`: shown this once, only its SHA-256 is kept. Send it as X-API-Key. 409 when a key not revoked has that name. A key never exceeds its creator's role (403 naming the scope otherwise); `team` makes a team key of a team the creator is in.",
         body: ApiKeyInputSchema,
         response: responses({ 201: NewApiKeySchema }),
       },
     },
     async (request, reply) => {
-      await scopeOf(request.identity);
-      const { name, expiresAt } = request.body;
+      const { name, expiresAt, scopes = ['*'], team } = request.body;
+      checkScopes(request.identity, scopes);
+      const owned = await ownershipFor(request.identity, team, ctx.access);
+      const { identity } = request;
       if (name.toLowerCase() === BOOTSTRAP_NAME.toLowerCase())
         throw badRequest(`name ${BOOTSTRAP_NAME} is reserved for the bootstrap key`);
       const expires = expiresAt === undefined ? null : new Date(expiresAt);
@@ -107,7 +143,13 @@ export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async 
               action: 'key.created',
               actor: describeIdentity(request.identity),
               resource: `key:${id}`,
-              metadata: { name, prefix: keyPrefix(key), expiresAt: iso(expires) },
+              metadata: {
+                name,
+                prefix: keyPrefix(key),
+                expiresAt: iso(expires),
+                scopes: scopes.join(' '),
+                team: owned.team,
+              },
             },
             (trx) =>
               insertKey(trx, {
@@ -115,8 +157,18 @@ export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async 
                 name,
                 prefix: keyPrefix(key),
                 key_hash: sha256(key),
-                created_by: creator(request.identity),
+                created_by: creator(identity),
                 expires_at: expires,
+                scopes,
+                team: owned.team,
+                creator_groups: identity.kind === 'user' ? identity.groups : [],
+                // A team key, or one a key made, keeps the role its creator had.
+                fixed_role:
+                  identity.kind === 'user' && !owned.team
+                    ? null
+                    : identity.kind === 'user' || identity.kind === 'key'
+                      ? identity.role
+                      : 'admin',
               }),
           ),
         nameTaken('Key', name),
@@ -128,22 +180,22 @@ export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async 
   app.get(
     '/keys',
     {
+      config: { access: LIST },
       schema: {
         operationId: 'listKeys',
         summary: 'List API keys, newest first',
         description:
-          'Never the key: its prefix recognises it. Revoked and expired keys stay listed. An admin sees every key, a signed-in user those they created; 403 for other keys.',
+          "Never the key: its prefix recognises it. Revoked and expired keys stay listed. An admin sees every key, anyone else those they created and their teams' keys.",
         querystring: ApiKeyListQuery,
         response: responses({ 200: Type.Array(ApiKeySchema) }),
       },
     },
     async ({ query, identity }) =>
-      ok((await listKeys(db, query, await scopeOf(identity))).map(toKey)),
+      ok((await listKeys(db, query, await visibleTo(identity, ctx.access))).map(toKey)),
   );
 
-  /** A key the caller manages (404 for another user's, so as not to reveal it). */
-  const find = async (idOrName: string, identity: Identity) => {
-    const row = await findKey(db, idOrName, await scopeOf(identity));
+  const find = async (idOrName: string) => {
+    const row = await findKey(db, idOrName);
     if (!row) throw notFound('Key', idOrName);
     return row;
   };
@@ -151,6 +203,7 @@ export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async 
   app.get(
     '/keys/:idOrName',
     {
+      config: { access: ONE },
       schema: {
         operationId: 'getKey',
         summary: 'Get one API key',
@@ -159,24 +212,25 @@ export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async 
         response: responses({ 200: ApiKeySchema }),
       },
     },
-    async (request) => ok(toKey(await find(request.params.idOrName, request.identity))),
+    async (request) => ok(toKey(await find(request.params.idOrName))),
   );
 
   app.delete(
     '/keys/:idOrName',
     {
+      config: { access: REVOKE },
       schema: {
         operationId: 'revokeKey',
         summary: 'Revoke an API key',
         description:
-          "The key stops working at once and stays listed with revokedAt; answers it as it is now. An admin revokes any key, a signed-in user only those they created (404 for others'); 403 for other keys.",
+          'The key stops working at once and stays listed with revokedAt; answers it as it is now. Its creator, its team and admins may revoke it.',
         params: IdOrNameParams,
         response: responses({ 200: ApiKeySchema }),
       },
     },
     async (request) => {
       const { idOrName } = request.params;
-      const key = await find(idOrName, request.identity);
+      const key = await find(idOrName);
       if (key.revoked_at) return ok(toKey(key));
       const row = await audited(
         {

@@ -1,6 +1,5 @@
 import {
   badRequest,
-  describeIdentity,
   IdOrNameParams,
   nameTaken,
   newId,
@@ -10,7 +9,6 @@ import {
   responses,
   stampsAt,
   Type,
-  type Identity,
   type ServiceRoutes,
 } from '@platform/core';
 import {
@@ -20,7 +18,6 @@ import {
   SIGNIN,
 } from '../auth/delegation.js';
 import { checkEndpoint } from '../auth/oidc.js';
-import { adminCheck, forbidden } from '../auth/permissions.js';
 import type { PassportConfig } from '../config.js';
 import type { PassportDatabase, ProviderRow } from '../database.js';
 import {
@@ -50,19 +47,12 @@ const toProvider = (row: ProviderRow): Provider => ({
 
 export const providerRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (
   app,
-  { db, config, auth },
+  { db },
 ) => {
-  const isAdmin = adminCheck(db, config, auth);
-  const adminOnly = async (identity: Identity, what: string) => {
-    if (!(await isAdmin(identity)))
-      throw forbidden(
-        `Only an admin (AUTH_ADMINS, the bootstrap key or a key an admin created) may ${what}, not ${describeIdentity(identity)}`,
-      );
-  };
-
   app.post(
     '/providers',
     {
+      config: { access: { resource: 'passport.provider', action: 'create', rule: 'admin' } },
       schema: {
         operationId: 'createProvider',
         summary: 'Register an OAuth provider for delegated tokens',
@@ -73,7 +63,6 @@ export const providerRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = a
       },
     },
     async (request, reply) => {
-      await adminOnly(request.identity, 'register providers');
       const { name, type, clientId, clientSecret, scopes = [] } = request.body;
       if (name.toLowerCase() === SIGNIN)
         throw badRequest(`name ${SIGNIN} is reserved for the sign-in provider`);
@@ -111,6 +100,7 @@ export const providerRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = a
   app.get(
     '/providers',
     {
+      config: { access: { resource: 'passport.provider', action: 'read' } },
       schema: {
         operationId: 'listProviders',
         summary: 'List OAuth providers by name',
@@ -124,6 +114,7 @@ export const providerRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = a
   app.get(
     '/providers/:idOrName',
     {
+      config: { access: { resource: 'passport.provider', action: 'read' } },
       schema: {
         operationId: 'getProvider',
         summary: 'Get one OAuth provider',
@@ -137,6 +128,7 @@ export const providerRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = a
   app.delete(
     '/providers/:idOrName',
     {
+      config: { access: { resource: 'passport.provider', action: 'delete', rule: 'admin' } },
       schema: {
         operationId: 'deleteProvider',
         summary: 'Delete an OAuth provider',
@@ -147,7 +139,6 @@ export const providerRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = a
       },
     },
     async (request) => {
-      await adminOnly(request.identity, 'delete providers');
       const { idOrName } = request.params;
       const row = await deleteProvider(db, (await findProvider(db, idOrName)).id);
       if (!row) throw notFound('Provider', idOrName);

@@ -1,6 +1,13 @@
-import { notFound, ok, responses, Type, type ServiceRoutes } from '@platform/core';
+import {
+  notFound,
+  ok,
+  responses,
+  Type,
+  visibleTo,
+  type Access,
+  type ServiceRoutes,
+} from '@platform/core';
 import { auditTrail } from '../auth/audit.js';
-import { adminCheck, forbidden, sameEmail } from '../auth/permissions.js';
 import type { PassportConfig } from '../config.js';
 import type { PassportDatabase, SessionRow } from '../database.js';
 import { describeIdentity } from '@platform/core';
@@ -26,31 +33,38 @@ const toSession = (row: SessionRow, now = Date.now()): Session => ({
 });
 
 export const sessionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (app, ctx) => {
-  const { db, config, auth } = ctx;
+  const { db } = ctx;
   const audited = auditTrail(ctx);
-  const isAdmin = adminCheck(db, config, auth);
+  // A person's own sessions (an admin's: everyone's); through an API key, only with scope admin.
+  const LIST: Access = { resource: 'passport.session', action: 'read', scope: 'admin' };
+  const END: Access = {
+    resource: 'passport.session',
+    action: 'delete',
+    rule: 'owner',
+    scope: 'admin',
+    owner: async (request) => {
+      const row = await findSession(db, (request.params as { id: string }).id);
+      return row && { createdBy: row.email, team: null };
+    },
+  };
 
   app.get(
     '/sessions',
     {
+      config: { access: LIST },
       schema: {
         operationId: 'listSessions',
         summary: 'List sign-in sessions, newest first',
         description:
-          'Never the token. Filters email (any case) and active. An admin sees every session, a signed-in user only their own (403 for another email); 403 for a key that is not an admin.',
+          'Never the token. Filters email (any case) and active. An admin sees every session, anyone else only their own (the email filter is then theirs).',
         querystring: SessionListQuery,
         response: responses({ 200: Type.Array(SessionSchema) }),
       },
     },
     async ({ query, identity }) => {
-      let email = query.email;
-      if (!(await isAdmin(identity))) {
-        if (identity.kind !== 'user')
-          throw forbidden(`${describeIdentity(identity)} may not list sessions: only an admin`);
-        if (email !== undefined && !sameEmail(email, identity.email))
-          throw forbidden('Only an admin may list the sessions of another user');
-        email = identity.email;
-      }
+      const visible = await visibleTo(identity, ctx.access);
+      // Not an admin: only the caller's own (a key's: its owner's; a team key has none).
+      const email = visible ? (visible.creators[0] ?? '') : query.email;
       const rows = await listSessions(db, { email, active: query.active }, query);
       return ok(rows.map((row) => toSession(row)));
     },
@@ -59,25 +73,20 @@ export const sessionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = as
   app.delete(
     '/sessions/:id',
     {
+      config: { access: END },
       schema: {
         operationId: 'deleteSession',
         summary: 'End a session now',
         description:
-          "The session stops working at once (its next request is 401); answers it as it is now, revokedAt set. Ending an ended one changes nothing. An admin may end any session, a signed-in user only their own (404 for another's); 403 for a key that is not an admin.",
+          'The session stops working at once (its next request is 401); answers it as it is now, revokedAt set. Ending an ended one changes nothing. An admin may end any session, anyone else only their own.',
         params: SessionParams,
         response: responses({ 200: SessionSchema }),
       },
     },
     async (request) => {
       const { id } = request.params;
-      const { identity } = request;
-      const admin = await isAdmin(identity);
-      if (!admin && identity.kind !== 'user')
-        throw forbidden(`${describeIdentity(identity)} may not end sessions: only an admin`);
       const existing = await findSession(db, id);
       if (!existing) throw notFound('Session', id);
-      if (!admin && identity.kind === 'user' && !sameEmail(existing.email, identity.email))
-        throw notFound('Session', id);
       const row = await audited(
         {
           action: 'session.revoked',

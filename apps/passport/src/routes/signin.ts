@@ -1,4 +1,12 @@
-import { ApiError, badRequest, newId, ok, responses, type ServiceRoutes } from '@platform/core';
+import {
+  ApiError,
+  badRequest,
+  newId,
+  ok,
+  principalOf,
+  responses,
+  type ServiceRoutes,
+} from '@platform/core';
 import type { PassportConfig } from '../config.js';
 import type { PassportDatabase } from '../database.js';
 import { auditTrail } from '../auth/audit.js';
@@ -38,7 +46,7 @@ export const signInRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = asy
   app.get(
     '/login',
     {
-      config: { public: true },
+      config: { access: { resource: 'passport.session', action: 'create', rule: 'public' } },
       schema: {
         operationId: 'login',
         summary: 'Sign in through the identity provider',
@@ -85,7 +93,7 @@ export const signInRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = asy
     {
       // The URL holds the code and state: its incoming-request line stays out of the log.
       logLevel: 'warn',
-      config: { public: true },
+      config: { access: { resource: 'passport.session', action: 'create', rule: 'public' } },
       schema: {
         operationId: 'loginCallback',
         summary: "The identity provider's answer to a sign-in",
@@ -163,7 +171,7 @@ export const signInRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = asy
   app.post(
     '/logout',
     {
-      config: { public: true },
+      config: { access: { resource: 'passport.session', action: 'delete', rule: 'public' } },
       schema: {
         operationId: 'logout',
         summary: "End the caller's session",
@@ -189,14 +197,19 @@ export const signInRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = asy
   app.get(
     '/me',
     {
+      config: { access: { resource: 'passport.identity', action: 'read' } },
       schema: {
         operationId: 'me',
         summary: 'Who is calling',
         description:
-          'The caller: a signed-in user (email, name, sessionId), an API key (keyId, name), a platform service, or anonymous when authentication is off.',
+          'The caller: a signed-in user (email, name, sessionId, role, groups, teams), an API key (keyId, name, role, scopes, owner, team, teams), a platform service, or anonymous when authentication is off.',
         response: responses({ 200: IdentitySchema }),
       },
     },
-    async (request) => ok(request.identity),
+    async ({ identity }) => {
+      if (identity.kind !== 'user' && identity.kind !== 'key') return ok(identity);
+      const { teams } = await principalOf(identity, ctx.access.teams);
+      return ok({ ...identity, teams: [...new Set(teams)] });
+    },
   );
 };

@@ -1,4 +1,12 @@
-import { IsoTimestamp, Name, Nullable, PagedQuery, Type, type Static } from '@platform/core';
+import {
+  IsoTimestamp,
+  Name,
+  Nullable,
+  PagedQuery,
+  SCOPE_FORMAT,
+  Type,
+  type Static,
+} from '@platform/core';
 
 export const ApiKeySchema = Type.Object({
   id: Type.String({ description: '8 random characters' }),
@@ -10,6 +18,10 @@ export const ApiKeySchema = Type.Object({
   expiresAt: Nullable(IsoTimestamp),
   revokedAt: Nullable(IsoTimestamp),
   bootstrap: Type.Boolean({ description: 'The key PLATFORM_API_KEY names' }),
+  scopes: Type.Array(Type.String(), { description: 'What the key may do (see the README)' }),
+  team: Nullable(Type.String(), {
+    description: 'A team key (a service account): it acts for this catalog owner',
+  }),
 });
 export type ApiKey = Static<typeof ApiKeySchema>;
 
@@ -22,6 +34,23 @@ export const ApiKeyInputSchema = Type.Object({
   name: Name('key name', 'Unique among the keys not revoked, case-insensitively'),
   expiresAt: Type.Optional(
     Type.String({ format: 'date-time', description: 'When the key stops working (in the future)' }),
+  ),
+  scopes: Type.Optional(
+    Type.Array(Type.String({ pattern: SCOPE_FORMAT.source, maxLength: 40 }), {
+      minItems: 1,
+      maxItems: 50,
+      uniqueItems: true,
+      description:
+        "What the key may do: admin, *, *:read, *:write, <service>:read, <service>:write, pulse:ingest, inference:invoke. Default [\"*\"]: whatever its creator's role allows. Never more than the creator's role; admin only from an admin; a viewer's keys only read",
+    }),
+  ),
+  team: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Makes a team key (a service account) of a team the creator is in: it keeps working when its creator leaves, with the role its creator had',
+    }),
   ),
 });
 

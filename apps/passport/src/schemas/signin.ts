@@ -1,4 +1,4 @@
-import { Type } from '@platform/core';
+import { Nullable, ROLES, Type } from '@platform/core';
 
 const ReturnTo = Type.String({
   maxLength: 2000,
@@ -28,14 +28,31 @@ export const CallbackQuery = Type.Object(
   { additionalProperties: true },
 );
 
+const Role = Type.Enum(ROLES);
+const Teams = Type.Array(Type.String(), {
+  description: 'Catalog owners the caller is in (their members list, the groups claim, a team key)',
+});
+
 export const IdentitySchema = Type.Union([
   Type.Object({
     kind: Type.Literal('user'),
     email: Type.String(),
     name: Type.String(),
     sessionId: Type.String(),
+    role: Role,
+    groups: Type.Array(Type.String()),
+    teams: Teams,
   }),
-  Type.Object({ kind: Type.Literal('key'), keyId: Type.String(), name: Type.String() }),
+  Type.Object({
+    kind: Type.Literal('key'),
+    keyId: Type.String(),
+    name: Type.String(),
+    role: Role,
+    scopes: Type.Array(Type.String()),
+    owner: Nullable(Type.String()),
+    team: Nullable(Type.String()),
+    teams: Teams,
+  }),
   Type.Object({ kind: Type.Literal('service'), name: Type.String() }),
   Type.Object({ kind: Type.Literal('anonymous') }),
 ]);

@@ -104,7 +104,12 @@ export async function enforce(
   const ownership = needsOwner && options.authOn ? await access.owner?.(request) : undefined;
   let decision: Decision = decide(quick, access, options.authOn, ownership);
   if (!decision.allowed && ownership && decision.missing.startsWith('ownership'))
-    decision = decide(await principalOf(identity, options.teams), access, options.authOn, ownership);
+    decision = decide(
+      await principalOf(identity, options.teams),
+      access,
+      options.authOn,
+      ownership,
+    );
   if (decision.allowed) return;
   if (decision.status === 401)
     throw new ApiError(
@@ -140,7 +145,9 @@ export function requireAccess(route: RouteOptions, service: string) {
   const config = (route.config ?? {}) as { access?: Access; public?: boolean };
   const access =
     config.access ??
-    (config.public ? { resource: `${service}.public`, action: 'read' as const, rule: 'public' as const } : undefined);
+    (config.public
+      ? { resource: `${service}.public`, action: 'read' as const, rule: 'public' as const }
+      : undefined);
   if (!access)
     throw new Error(
       `${service}: ${String(route.method)} ${route.url} declares no access (config.access)`,

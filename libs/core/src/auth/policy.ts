@@ -6,7 +6,15 @@ import type { Identity, Role } from './identity.js';
 // alone answers whether a caller may; routes never check rights by hand.
 
 /** What a route does to its resource. */
-export const ACTIONS = ['read', 'create', 'update', 'delete', 'invoke', 'ingest', 'manage'] as const;
+export const ACTIONS = [
+  'read',
+  'create',
+  'update',
+  'delete',
+  'invoke',
+  'ingest',
+  'manage',
+] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /**
@@ -72,8 +80,8 @@ export const documentAccess = (access: Access): AccessDocument => ({
 });
 
 /**
- * The scopes a key may carry: `admin` (everything an admin may), `*` or `*:read`/`*:write`
- * (every service), `<service>:read` (reads), `<service>:write` (reads and writes), and the narrow
+ * The scopes a key may carry: `admin` (everything an admin may: platform configuration, keys),
+ * `*` or `*:read`/`*:write` (every service, but not what needs `admin`), `<service>:read` (reads), `<service>:write` (reads and writes), and the narrow
  * ones `pulse:ingest` (send events, nothing else: safe in a browser) and `inference:invoke`
  * (call models).
  */
@@ -86,10 +94,11 @@ const VERBS: Record<string, readonly string[]> = {
   invoke: ['invoke', 'write', '*'],
 };
 
-/** Whether `scopes` grant `needed` (`<service>:<verb>` or `admin`). */
+/** Whether `scopes` grant `needed` (`<service>:<verb>` or `admin`); `*` is every service, not admin. */
 export function grants(scopes: readonly string[], needed: string): boolean {
-  if (scopes.includes('admin') || scopes.includes('*')) return true;
+  if (scopes.includes('admin')) return true;
   if (needed === 'admin') return false;
+  if (scopes.includes('*')) return true;
   const [service, verb] = needed.split(':');
   const verbs = VERBS[verb] ?? [verb];
   return scopes.some((scope) => {
