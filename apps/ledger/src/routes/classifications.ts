@@ -31,6 +31,7 @@ export const classificationRoutes: LedgerRoutes = async (app, { db }) => {
   app.post(
     '/classifications',
     {
+      config: { access: { resource: 'ledger.classification', action: 'create', rule: 'admin' } },
       schema: {
         operationId: 'createClassification',
         summary: 'Classify a field of a service',
@@ -66,6 +67,7 @@ export const classificationRoutes: LedgerRoutes = async (app, { db }) => {
   app.get(
     '/classifications',
     {
+      config: { access: { resource: 'ledger.classification', action: 'read' } },
       schema: {
         operationId: 'listClassifications',
         summary: 'List field classifications by service and field',
@@ -86,6 +88,7 @@ export const classificationRoutes: LedgerRoutes = async (app, { db }) => {
   app.get(
     '/classifications/:id',
     {
+      config: { access: { resource: 'ledger.classification', action: 'read' } },
       schema: {
         operationId: 'getClassification',
         summary: 'Get a field classification',
@@ -99,6 +102,7 @@ export const classificationRoutes: LedgerRoutes = async (app, { db }) => {
   app.delete(
     '/classifications/:id',
     {
+      config: { access: { resource: 'ledger.classification', action: 'delete', rule: 'admin' } },
       schema: {
         operationId: 'deleteClassification',
         summary: 'Delete a field classification',

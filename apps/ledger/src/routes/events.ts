@@ -1,4 +1,14 @@
-import { badRequest, newId, ok, parseRange, responses, Type } from '@platform/core';
+import {
+  badRequest,
+  describeIdentity,
+  newId,
+  ok,
+  parseRange,
+  responses,
+  Type,
+  type Access,
+  type Identity,
+} from '@platform/core';
 import { ChainAppender } from '../appender.js';
 import type { EventRow, LedgerRoutes } from '../database.js';
 import { findEvent, listEvents } from '../repositories/events.js';
@@ -9,6 +19,7 @@ import {
   EventParams,
   VerifyResultSchema,
   type AuditEvent,
+  type EventInput,
 } from '../schemas/events.js';
 import { verifyChain } from '../verify.js';
 
@@ -38,7 +49,35 @@ function timestampOf(input: string | undefined): Date {
   return timestamp;
 }
 
-export const eventRoutes: LedgerRoutes = async (app, { db, config }) => {
+/** The audit trail is the admins' to read. */
+const READ: Access = { resource: 'ledger.event', action: 'read', rule: 'admin' };
+
+/**
+ * Who did it and when, as the platform knows it: a platform service's word (it records what a
+ * person did, for them); anyone else is the actor, now. What such a caller claims instead is
+ * kept apart, in `details.claimed`. Authentication off: the client's word, as before.
+ */
+function provenance(identity: Identity, authOn: boolean, body: EventInput) {
+  const timestamp = timestampOf(body.timestamp);
+  if (!authOn || identity.kind === 'service')
+    return {
+      actor: body.actor ?? (authOn ? describeIdentity(identity) : null),
+      timestamp,
+      claimed: undefined,
+    };
+  const actor = describeIdentity(identity);
+  const claimed = {
+    ...(body.actor !== undefined && body.actor !== actor ? { actor: body.actor } : {}),
+    ...(body.timestamp !== undefined ? { timestamp: body.timestamp } : {}),
+  };
+  return {
+    actor,
+    timestamp: new Date(),
+    claimed: Object.keys(claimed).length > 0 ? claimed : undefined,
+  };
+}
+
+export const eventRoutes: LedgerRoutes = async (app, { db, config, auth }) => {
   const appender = new ChainAppender(db);
   // Acknowledged appends are written before the database closes.
   app.addHook('onClose', () => appender.drain());
@@ -46,26 +85,32 @@ export const eventRoutes: LedgerRoutes = async (app, { db, config }) => {
   app.post(
     '/events',
     {
+      config: { access: { resource: 'ledger.event', action: 'create' } },
       schema: {
         operationId: 'createEvent',
         summary: 'Record an audit event',
         description:
-          'Appends the event to the hash chain. Events are never updated or deleted by the API; only retention policies remove or anonymize them.',
+          "Appends the event to the hash chain. Events are never updated or deleted by the API; only retention policies remove or anonymize them. The actor and the time are the platform's: the caller (a platform service names the person it acts for) and now; an `actor` or `timestamp` sent by anyone but a platform service is kept as a claim in `details.claimed`.",
         body: EventInputSchema,
         response: responses({ 201: AuditEventSchema }),
       },
     },
     async (request, reply) => {
-      const { action, actor, resource, service, metadata, details } = request.body;
+      const { action, resource, service, metadata, details } = request.body;
+      const { actor, timestamp, claimed } = provenance(
+        request.identity,
+        auth.enabled,
+        request.body,
+      );
       const row = await appender.append({
         id: newId(),
         action,
-        actor: actor ?? null,
+        actor,
         resource: resource ?? null,
         service: service ?? null,
         metadata: metadata ?? {},
-        details: details ?? {},
-        timestamp: timestampOf(request.body.timestamp),
+        details: claimed ? { ...details, claimed } : (details ?? {}),
+        timestamp,
       });
       return reply.code(201).send(ok(toAuditEvent(row)));
     },
@@ -74,6 +119,7 @@ export const eventRoutes: LedgerRoutes = async (app, { db, config }) => {
   app.get(
     '/events',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listEvents',
         summary: 'List audit events, newest first',
@@ -95,6 +141,7 @@ export const eventRoutes: LedgerRoutes = async (app, { db, config }) => {
   app.get(
     '/events/verify',
     {
+      config: { access: READ },
       schema: {
         operationId: 'verifyEvents',
         summary: 'Verify the hash chain',
@@ -110,6 +157,7 @@ export const eventRoutes: LedgerRoutes = async (app, { db, config }) => {
   app.get(
     '/events/:id',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getEvent',
         summary: 'Get one audit event',

@@ -37,6 +37,7 @@ export const policyRoutes: LedgerRoutes = async (app, { db }) => {
   app.post(
     '/policies',
     {
+      config: { access: { resource: 'ledger.policy', action: 'create', rule: 'admin' } },
       schema: {
         operationId: 'createPolicy',
         summary: 'Create a retention policy',
@@ -69,6 +70,7 @@ export const policyRoutes: LedgerRoutes = async (app, { db }) => {
   app.get(
     '/policies',
     {
+      config: { access: { resource: 'ledger.policy', action: 'read', rule: 'admin' } },
       schema: {
         operationId: 'listPolicies',
         summary: 'List retention policies by name',
@@ -86,6 +88,7 @@ export const policyRoutes: LedgerRoutes = async (app, { db }) => {
   app.get(
     '/policies/:idOrName',
     {
+      config: { access: { resource: 'ledger.policy', action: 'read', rule: 'admin' } },
       schema: {
         operationId: 'getPolicy',
         summary: 'Get a retention policy',
@@ -99,6 +102,7 @@ export const policyRoutes: LedgerRoutes = async (app, { db }) => {
   app.delete(
     '/policies/:idOrName',
     {
+      config: { access: { resource: 'ledger.policy', action: 'delete', rule: 'admin' } },
       schema: {
         operationId: 'deletePolicy',
         summary: 'Delete a retention policy',
@@ -113,6 +117,7 @@ export const policyRoutes: LedgerRoutes = async (app, { db }) => {
   app.post(
     '/policies/:idOrName/apply',
     {
+      config: { access: { resource: 'ledger.policy', action: 'manage', rule: 'admin' } },
       schema: {
         operationId: 'applyPolicy',
         summary: 'Apply a retention policy now',

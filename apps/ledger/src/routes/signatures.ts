@@ -28,6 +28,7 @@ export const signatureRoutes: LedgerRoutes = async (app, { db, config }) => {
   app.post(
     '/events/heads',
     {
+      config: { access: { resource: 'ledger.signature', action: 'manage', rule: 'admin' } },
       schema: {
         operationId: 'signHead',
         summary: 'Sign the chain head now',
@@ -52,6 +53,7 @@ export const signatureRoutes: LedgerRoutes = async (app, { db, config }) => {
   app.get(
     '/events/heads',
     {
+      config: { access: { resource: 'ledger.signature', action: 'read', rule: 'admin' } },
       schema: {
         operationId: 'listSignedHeads',
         summary: 'List signed chain heads, newest first',
@@ -65,6 +67,7 @@ export const signatureRoutes: LedgerRoutes = async (app, { db, config }) => {
   app.get(
     '/events/signing-key',
     {
+      config: { access: { resource: 'ledger.signature', action: 'read' } },
       schema: {
         operationId: 'getSigningKey',
         summary: 'The public key that checks signed chain heads',

@@ -21,6 +21,8 @@ export const EventInputSchema = Type.Object({
   ),
 });
 
+export type EventInput = Static<typeof EventInputSchema>;
+
 export const AuditEventSchema = Type.Object({
   id: Type.String(),
   action: Type.String(),
