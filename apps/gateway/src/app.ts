@@ -1,6 +1,8 @@
 import cors from '@fastify/cors';
 import {
   authenticateRequests,
+  authorizationOptions,
+  platformClient,
   buildServiceApp,
   createApp,
   loggerOptions,
@@ -88,7 +90,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
   const identityService = services.find((s) => s.resolver);
   authenticateRequests(app, {
     settings: config.auth,
-    resolve: identityService?.resolver?.(db),
+    resolve: identityService?.resolver?.(db, config.services[identityService.name]),
     signInPath: identityService && `${identityService.prefix}/login`,
   });
   await registerOpenApiCollector(app, services);
@@ -99,6 +101,8 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     auth: config.auth,
     platform: { app: () => app },
   });
+  const accessFor = (name: string) =>
+    authorizationOptions(name, platformClient(name, { app: () => app }, config.auth), config.auth);
   const fallbacks = new Map<string, App>();
   for (const service of services) {
     const upstream = config.proxies[service.name];
@@ -120,6 +124,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     inProcess: (name) => fallbacks.get(name) ?? app,
     healthTimeoutMs: config.healthTimeoutMs,
     auth: config.auth,
+    access: accessFor('gateway'),
   });
   await registerOpenApiRoutes(app, { services, flags, fallbacks });
 
@@ -141,6 +146,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
             timeoutMs: config.proxyTimeoutMs,
             retryAfterMs: config.proxyRetryMs,
             auth: config.auth,
+            access: accessFor(service.name),
           });
         } else {
           // The gateway's hook has identified every request already.

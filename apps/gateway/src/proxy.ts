@@ -2,10 +2,13 @@ import { Readable } from 'node:stream';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  accessOfRoute,
   badGateway,
+  enforce,
   IDENTITY_HEADER,
   signIdentity,
   type App,
+  type AuthorizationOptions,
   type AuthSettings,
   type ServiceManifest,
 } from '@platform/core';
@@ -104,6 +107,8 @@ export interface ProxyOptions {
   /** After the target was unreachable, requests go in-process for this long before it is tried again. */
   retryAfterMs: number;
   auth: AuthSettings;
+  /** The access policy's options for this service (its teams, its audit of denials). */
+  access: AuthorizationOptions;
 }
 
 /**
@@ -119,6 +124,14 @@ export const proxyService: FastifyPluginAsync<ProxyOptions> = async (scope, opti
   // The caller's identity, as the gateway established it, travels signed: the target (or the
   // fallback) verifies it instead of checking credentials again.
   const { auth } = options;
+  // Decided here as the service itself would, from its own route table (the in-process copy
+  // holds the same declarations and database): a denied request is never forwarded.
+  scope.addHook('preValidation', async (request) => {
+    const target = accessOfRoute(fallback, request.method, request.url);
+    if (!target) return; // not a route of the service: it answers 404 itself
+    const asRouted = Object.create(request, { params: { value: target.params } }) as FastifyRequest;
+    await enforce(asRouted, target.access, options.access);
+  });
   if (auth.enabled)
     scope.addHook('preHandler', async (request) => {
       request.headers[IDENTITY_HEADER] = await signIdentity(
@@ -161,7 +174,8 @@ async function forward(
     rewritePrefix: prefix,
     // Pages outside /api (the sandbox's previews) mix pages that need sign-in with files served
     // by address: the service, which knows which is which, decides from the identity forwarded.
-    config: { public: !prefix.startsWith('/api/') },
+    // Public or not as the service's route for the request says (see publicRoute in libs/core).
+    config: { public: !prefix.startsWith('/api/'), proxiedTo: fallback },
     proxyPayloads: false,
     // node:http over reply-from's kept-alive agents (undici left a streamed upload to a target
     // that refused the connection hanging), the time limit on the socket's silence, and the

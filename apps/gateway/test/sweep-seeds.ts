@@ -6,6 +6,19 @@ let gw: GatewayUnderTest;
 let operations: ReadonlyArray<{ path: string }>;
 const ids = new Map<string, string>();
 
+/** With authentication on: who makes each record (its headers), and what every body adds. */
+export interface SeedOptions {
+  headers?: (method: string, url: string) => Promise<Record<string, string>>;
+  body?: (method: string, url: string, payload: object) => object;
+}
+let seeding: SeedOptions = {};
+
+async function inject(method: 'POST', url: string, payload?: object) {
+  const headers = (await seeding.headers?.(method, url)) ?? {};
+  const body = payload && (seeding.body?.(method, url, payload) ?? payload);
+  return gw.app.inject({ method, url, headers, ...(body ? { payload: body } : {}) });
+}
+
 /**
  * One record of each kind, named `sweep`, so that malformed bodies and queries reach the
  * handlers' own code instead of stopping at a 404. Answers the ids to fill path parameters with,
@@ -14,9 +27,11 @@ const ids = new Map<string, string>();
 export async function seedSweep(
   gateway: GatewayUnderTest,
   documented: ReadonlyArray<{ path: string }>,
+  options: SeedOptions = {},
 ): Promise<ReadonlyMap<string, string>> {
   gw = gateway;
   operations = documented;
+  seeding = options;
   await seed();
   return ids;
 }
@@ -49,27 +64,29 @@ async function seed() {
       { name: 'sweep', type: 'github', clientId: 'sweep', clientSecret: 'env:OAUTH_SWEEP_SECRET' },
     ],
     ['/api/v1/communication/channels', { name: 'sweep', provider: 'log', config: {} }],
-    ['/api/v1/communication/apps/sweep/channels', { channelId: 'sweep', target: 'sweep' }],
   ];
   for (const [url, payload] of records) {
-    const res = await gw.app.inject({ method: 'POST', url, payload });
+    const res = await inject('POST', url, payload);
     if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
     ids.set(`${url}/{id}`, res.json().data.id);
   }
-  const sent = await gw.app.inject({
-    method: 'POST',
-    url: '/api/v1/communication/apps/sweep/send',
-    payload: { channelId: 'sweep', text: 'sweep' },
-  });
-  if (sent.statusCode >= 300) throw new Error(`seeding a delivery: ${sent.body}`);
-  ids.set('/api/v1/communication/apps/{appId}/deliveries/{id}', sent.json().data.delivery.id);
   await seedStage();
+  await seedCommunication(ids.get('appId') as string);
   await seedInference();
   await seedGit();
 }
 
+/** A registration of the published app `sweep` (its owners' own) and a delivery. */
+async function seedCommunication(sid: string) {
+  const apps = `/api/v1/communication/apps/${sid}`;
+  const registration = await postData(`${apps}/channels`, { channelId: 'sweep', target: 'sweep' });
+  ids.set('/api/v1/communication/apps/{appId}/channels/{id}', registration.id);
+  const sent = await postData(`${apps}/send`, { channelId: 'sweep', text: 'sweep' });
+  ids.set('/api/v1/communication/apps/{appId}/deliveries/{id}', sent.delivery.id);
+}
+
 async function postData(url: string, payload: object) {
-  const res = await gw.app.inject({ method: 'POST', url, payload });
+  const res = await inject('POST', url, payload);
   if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
   return res.json().data;
 }
@@ -122,7 +139,7 @@ async function seedGit() {
 /** A sandbox session with files, a render and a snapshot, published as the app `sweep`. */
 async function seedStage() {
   const post = async (url: string, payload: object) => {
-    const res = await gw.app.inject({ method: 'POST', url: `/api/v1/stage${url}`, payload });
+    const res = await inject('POST', `/api/v1/stage${url}`, payload);
     if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
     return res.json().data;
   };
@@ -147,7 +164,7 @@ async function seedStage() {
   await post(`/sessions/${id}/render`, { entry: '/app/main.ts' });
   const snapshot = await post(`/sessions/${id}/snapshots`, { label: 'sweep' });
   const app = await post('/apps', { sessionId: id, name: 'sweep' });
-  const run = await gw.app.inject({ method: 'POST', url: `/api/v1/run/${app.sid}/sweep` });
+  const run = await inject('POST', `/api/v1/run/${app.sid}/sweep`);
   if (run.statusCode !== 200) throw new Error(`seeding a workflow run: ${run.body}`);
   for (const { path } of operations)
     if (path.startsWith('/api/v1/stage/sessions/{id}')) ids.set(path, id);
@@ -155,4 +172,5 @@ async function seedStage() {
   ids.set('runId', String(run.headers['x-workflow-run']));
   ids.set('spreadsheetId', run.json().data.spreadsheetId);
   ids.set('workflowName', 'sweep');
+  ids.set('appId', app.sid);
 }

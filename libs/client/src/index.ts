@@ -1,4 +1,4 @@
 export * from './transport.js';
 export * from './http.js';
 export * from './client.js';
-export { OPERATIONS, type operations } from './generated/index.js';
+export { ACCESS, OPERATIONS, type operations } from './generated/index.js';

@@ -6,6 +6,8 @@ import {
   ok,
   responses,
   type App,
+  authorizeRequests,
+  type AuthorizationOptions,
   type AuthSettings,
   type FastifyPluginAsyncTypebox,
   type ServiceManifest,
@@ -46,6 +48,8 @@ export interface SystemOptions {
   inProcess: (name: string) => App;
   healthTimeoutMs: number;
   auth: AuthSettings;
+  /** The access policy's options for the gateway's own routes. */
+  access: AuthorizationOptions;
 }
 
 const tags = ['gateway'];
@@ -53,6 +57,7 @@ const tags = ['gateway'];
 /** The gateway's own routes: /healthz, aggregated health and feature flags. */
 export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app, options) => {
   const { services, flags } = options;
+  authorizeRequests(app, 'gateway', options.access);
   const NameParams = Type.Object({
     name: Type.String({ description: 'Service name, e.g. pulse' }),
   });
@@ -65,7 +70,10 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
     '/healthz',
     {
       // Probes are never rate limited: the limiter's hook is not even attached to this route.
-      config: { public: true, rateLimit: false },
+      config: {
+        access: { resource: 'gateway.health', action: 'read', rule: 'public' },
+        rateLimit: false,
+      },
       schema: {
         security: [],
         tags,
@@ -86,6 +94,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.get(
     '/api/v1/health',
     {
+      config: { access: { resource: 'gateway.health', action: 'read' } },
       schema: {
         tags,
         operationId: 'gateway.health',
@@ -124,7 +133,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.get(
     '/api/v1/features',
     {
-      config: { public: true },
+      config: { access: { resource: 'gateway.feature', action: 'read', rule: 'public' } },
       schema: {
         security: [],
         tags,
@@ -139,6 +148,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.get(
     '/api/v1/features/:name',
     {
+      config: { access: { resource: 'gateway.feature', action: 'read' } },
       schema: {
         tags,
         operationId: 'gateway.getFeature',
@@ -153,6 +163,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.put(
     '/api/v1/features/:name',
     {
+      config: { access: { resource: 'gateway.feature', action: 'update', rule: 'admin' } },
       schema: {
         tags,
         operationId: 'gateway.setFeature',
@@ -170,6 +181,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox<SystemOptions> = async (app
   app.delete(
     '/api/v1/features/:name',
     {
+      config: { access: { resource: 'gateway.feature', action: 'delete', rule: 'admin' } },
       schema: {
         tags,
         operationId: 'gateway.clearFeature',
