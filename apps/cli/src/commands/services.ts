@@ -10,7 +10,16 @@ export const passportSpec: ServiceSpec = {
       verbs: {
         list: {
           op: 'listKeys',
-          columns: ['id', 'name', 'prefix', 'createdAt', 'lastUsedAt', 'expiresAt', 'revokedAt'],
+          columns: [
+            'id',
+            'name',
+            'prefix',
+            'scopes',
+            'team',
+            'lastUsedAt',
+            'expiresAt',
+            'revokedAt',
+          ],
         },
         get: 'getKey',
         create: {
@@ -33,6 +42,20 @@ export const passportSpec: ServiceSpec = {
         get: 'getProvider',
         create: { op: 'createProvider', args: ['name'] },
         delete: 'deleteProvider',
+      },
+    },
+    users: {
+      describe: "People and their roles (admins only); `users role <email> <role>` changes one's",
+      verbs: {
+        list: { op: 'listUsers', columns: ['email', 'role', 'source', 'lastSignInAt'] },
+        role: {
+          op: 'setUserRole',
+          args: ['email', 'role'],
+          human: (data) => {
+            const user = data as { email: string; role: string };
+            return `${user.email} is now ${user.role}`;
+          },
+        },
       },
     },
     connections: { verbs: { list: 'listConnections', delete: 'deleteConnection' } },

@@ -1,0 +1,143 @@
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import {
+  cookieBrowser,
+  deadUrl,
+  sharedPostgres,
+  startOpenIdProvider,
+  startProcess,
+  type Json,
+  type OpenIdProvider,
+  type RunningProcess,
+} from '@platform/testing';
+import { SERVICES } from '../src/index';
+
+// Issue 31: the platform as docker-compose.yml deploys it (every service in its own process, on
+// PostgreSQL) behind two gateways, with authentication on: a person signs in through a gateway,
+// and their session and a scoped key work on both; GitHub's signed deliveries reach git.
+
+const root = join(__dirname, '..', '..', '..');
+const main = (app: string) => join(root, `apps/${app}/dist/main.js`);
+const SECRET = 'webhook secret of the deployment test';
+
+let idp: OpenIdProvider;
+let database: { url: string; remove(): Promise<void> };
+const processes: RunningProcess[] = [];
+let gateways: string[];
+
+beforeAll(async () => {
+  idp = await startOpenIdProvider();
+  database = await sharedPostgres();
+  const ports = [await deadUrl(), await deadUrl()];
+  const common = {
+    DATABASE_URL: database.url,
+    OIDC_ISSUER: idp.url,
+    OIDC_CLIENT_ID: 'platform',
+    OIDC_CLIENT_SECRET: 'platform-client-secret',
+    SESSION_SECRET: 'the deployment test session secret, 32+ characters',
+    PLATFORM_URL: ports[0],
+    FEATURE_GIT: 'true',
+  };
+  const proxies: Record<string, string> = {};
+  // One at a time: each migrates its own schema as it starts.
+  for (const service of SERVICES) {
+    const started = await startProcess(
+      main(service.name),
+      {
+        ...common,
+        ...(service.name === 'passport' ? { PUBLIC_URL: ports[0] } : {}),
+        ...(service.name === 'git' ? { GIT_WEBHOOK_SECRET: SECRET } : {}),
+      },
+      { timeoutMs: 60_000 },
+    );
+    processes.push(started);
+    proxies[`${service.name.toUpperCase()}_PROXY_URL`] = started.url;
+  }
+  for (const url of ports) {
+    const port = Number(new URL(url).port);
+    processes.push(
+      await startProcess(main('gateway'), { ...common, ...proxies }, { port, timeoutMs: 60_000 }),
+    );
+  }
+  gateways = ports;
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(processes.map((p) => p.stop()));
+  await database?.remove();
+  await idp?.stop();
+});
+
+const browser = cookieBrowser();
+const json = async (res: Response) => (await res.json()) as Json;
+
+it('signs a person in through a gateway, and the session works on both', async () => {
+  await idp.setClaims({ email: 'ada@example.com', email_verified: true, name: 'Ada' });
+  const login = await browser.get(`${gateways[0]}/api/v1/passport/login?returnTo=/catalog/`);
+  expect(login.status).toBe(302);
+  const authorize = await browser.get(login.headers.get('location') as string);
+  const callback = await browser.get(authorize.headers.get('location') as string);
+  expect(callback.status).toBe(302);
+  expect(callback.headers.get('location')).toBe('/catalog/');
+  for (const gateway of gateways) {
+    const me = await json(await browser.get(`${gateway}/api/v1/passport/me`));
+    expect(me.data).toMatchObject({ kind: 'user', email: 'ada@example.com', role: 'member' });
+  }
+  // A change through the session, from the platform's own page, on the second gateway.
+  const made = await browser.request(`${gateways[1]}/api/v1/catalog/services`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'payments-api' }),
+  });
+  expect(made.status).toBe(201);
+  expect((await json(made)).data.createdBy).toBe('ada@example.com');
+  // Another site's page cannot use the cookie to change anything.
+  const forged = await browser.request(`${gateways[0]}/api/v1/catalog/services`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+    body: JSON.stringify({ name: 'forged' }),
+  });
+  expect(forged.status).toBe(403);
+});
+
+it('lets a scoped key do on both gateways what its scopes allow, and nothing more', async () => {
+  const minted = await browser.request(`${gateways[0]}/api/v1/passport/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'catalog-reader', scopes: ['catalog:read'] }),
+  });
+  expect(minted.status).toBe(201);
+  const key = (await json(minted)).data.key as string;
+  for (const gateway of gateways) {
+    const read = await fetch(`${gateway}/api/v1/catalog/services`, {
+      headers: { 'x-api-key': key },
+    });
+    expect(read.status).toBe(200);
+    const write = await fetch(`${gateway}/api/v1/catalog/services`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'not-allowed' }),
+    });
+    expect(write.status).toBe(403);
+    expect((await json(write)).error.message).toMatch(/needs the scope catalog:write/);
+  }
+});
+
+it("receives GitHub's signed delivery through the gateway, and refuses an unsigned one", async () => {
+  const body = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
+  const signature = `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
+  const deliver = (headers: Record<string, string>) =>
+    fetch(`${gateways[1]}/api/v1/git/webhooks/receive`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'ping',
+        'x-github-delivery': 'a1b2c3',
+        ...headers,
+      },
+      body,
+    });
+  const signed = await deliver({ 'x-hub-signature-256': signature });
+  expect([200, 201]).toContain(signed.status);
+  expect((await deliver({})).status).toBe(401);
+});
