@@ -34,6 +34,13 @@ export interface ItemsTable {
   dimensions: Generated<Record<string, unknown>>;
   /** The adapter whose sync created the item (focus, openai, anthropic); null: made by hand. */
   source: string | null;
+  /**
+   * Who made it: an email, `key:<name>` for a team key; a synced item, whoever started the sync.
+   * null: no one (made before ownership, or with authentication off): admins only.
+   */
+  created_by: string | null;
+  /** The team (a catalog owner) whose members may change it too. */
+  team: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -43,6 +50,9 @@ export interface CategoriesTable {
   name: string;
   description: string | null;
   color: string | null;
+  /** Who made it and its team, as on items. */
+  created_by: string | null;
+  team: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -71,6 +81,8 @@ export interface SyncJobsTable {
   items_deleted: Generated<number>;
   /** An uploaded file: when all its rows were staged (the upload answered 202). */
   staged_at: Date | null;
+  /** Who started it (an email, `key:<name>`); the items it creates record it as their creator. */
+  created_by: string | null;
 }
 
 export interface SkippedRow {

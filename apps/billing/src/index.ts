@@ -7,6 +7,7 @@ import { categoryRoutes } from './routes/categories.js';
 import { itemRoutes } from './routes/items.js';
 import { reportRoutes } from './routes/reports.js';
 import { syncRoutes } from './routes/sync.js';
+import { syncJobRoutes } from './routes/sync-jobs.js';
 
 export { BILLING_VARIABLES, billingConfig, type BillingConfig } from './config.js';
 
@@ -19,7 +20,7 @@ export const billing = defineService<BillingDatabase, BillingConfig>({
   migrations,
   variables: BILLING_VARIABLES,
   config: billingConfig,
-  routes: [itemRoutes, categoryRoutes, reportRoutes, syncRoutes],
+  routes: [itemRoutes, categoryRoutes, reportRoutes, syncRoutes, syncJobRoutes],
 });
 
 export default billing;

@@ -47,6 +47,8 @@ describe('items', () => {
       author: 'ann',
       exactAmount: null,
       dimensions: {},
+      createdBy: null,
+      team: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -11,6 +11,15 @@ interface RecordColumns {
   updated_at: Generated<Date>;
 }
 
+/**
+ * Who owns a record (issue 31): the person who made it (an email, `key:<name>` for a team key) and
+ * the team (a catalog owner's name) it names; null on records made before (admins only).
+ */
+interface OwnedColumns {
+  created_by: string | null;
+  team: string | null;
+}
+
 /** A link to external information, as Backstage's `metadata.links`. */
 export interface Link {
   url: string;
@@ -30,20 +39,27 @@ export interface CatalogDatabase {
   graph_version: GraphVersionTable;
 }
 
-export interface SystemsTable extends RecordColumns {
+export interface SystemsTable extends RecordColumns, OwnedColumns {
   description: string | null;
   owner_id: string | null;
   tags: Generated<string[]>;
 }
 
+/**
+ * An owner is a team: its members (emails, lower case) are in it, as are people whose `groups`
+ * claim has its name. `team` is its display name (Backstage's), not an ownership: the team that
+ * owns an owner record is the owner itself.
+ */
 export interface OwnersTable extends RecordColumns {
   email: string | null;
   team: string | null;
   kind: Generated<'group' | 'user'>;
   parent_id: string | null;
+  members: Generated<string[]>;
+  created_by: string | null;
 }
 
-export interface ServicesTable extends RecordColumns {
+export interface ServicesTable extends RecordColumns, OwnedColumns {
   description: string | null;
   tags: string[];
   system_id: string | null;
@@ -64,7 +80,7 @@ export interface DependenciesTable {
 
 export type ApiType = 'openapi' | 'asyncapi' | 'graphql' | 'grpc' | 'trpc' | 'other';
 
-export interface ApisTable extends RecordColumns {
+export interface ApisTable extends RecordColumns, OwnedColumns {
   type: ApiType;
   description: string | null;
   definition: string | null;

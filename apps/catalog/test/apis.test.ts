@@ -43,6 +43,8 @@ describe('APIs', () => {
       tags: ['rest', 'pets'],
       providedBy: [],
       consumedBy: [],
+      createdBy: null,
+      team: null,
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });

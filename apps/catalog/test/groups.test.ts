@@ -12,7 +12,7 @@ describe.each([
     'System',
     { description: 'All about money' },
     { description: 'Changed' },
-    { owner: null, tags: [] },
+    { owner: null, tags: [], createdBy: null, team: null },
     {},
   ],
   [
@@ -20,7 +20,7 @@ describe.each([
     'Owner',
     { email: 'pay@example.com', team: 'Payments' },
     { team: 'Billing', email: null },
-    { kind: 'group', parent: null },
+    { kind: 'group', parent: null, members: [], createdBy: null },
     { children: [] },
   ],
 ] as const)('%s', (path, resource, fields, change, defaults, links) => {

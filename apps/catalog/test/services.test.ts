@@ -35,6 +35,8 @@ describe('services', () => {
       dependencies: [],
       providesApis: [],
       consumesApis: [],
+      createdBy: null,
+      team: null,
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });

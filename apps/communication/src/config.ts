@@ -1,4 +1,5 @@
 import { envBool, envInt, type Env, type Variable } from '@platform/core';
+import { bindingsOf } from './providers/bindings.js';
 
 /** Channel configs may name only these variables (`env:CHANNEL_...`), never the platform's own. */
 export const CHANNEL_VARIABLE_PREFIX = 'CHANNEL_';
@@ -35,10 +36,11 @@ export const COMMUNICATION_VARIABLES: readonly Variable[] = [
       'PEM certificates trusted for SMTP TLS in addition to the usual public ones (a relay with a private CA)',
   },
   {
+    // One family, CHANNEL_X and CHANNEL_X_DESTINATION: both read by enumerating the environment.
     name: 'CHANNEL_*',
     default: 'unset',
     description:
-      'Values a channel config names as env:CHANNEL_<NAME> (SMTP passwords, webhook secrets, Slack webhook URLs; secret fields only), read at start-up and resolved when sending; no other variable can be named',
+      'Values a channel config names as env:CHANNEL_<NAME> (SMTP passwords, webhook secrets, Slack webhook URLs; secret fields only), read at start-up and resolved when sending; no other variable can be named. Each is bound to its destination by CHANNEL_<NAME>_DESTINATION: host names (any port) or http(s) origins, comma-separated (CHANNEL_SMTP_PASS_DESTINATION=smtp.example.com); a channel naming a variable without one, or on another host, is refused (400) and its deliveries fail; a bad entry stops start-up',
   },
 ];
 
@@ -56,6 +58,8 @@ export function communicationConfig(env: Env) {
     smtpCa: env.COMMUNICATION_SMTP_CA?.trim() || undefined,
     /** The CHANNEL_* variables, the only ones an `env:` reference of a channel config resolves. */
     channelEnv: channelEnv as Readonly<Record<string, string>>,
+    /** CHANNEL_X_DESTINATION, by CHANNEL_X: where each variable's secret may be sent. */
+    channelBindings: bindingsOf(channelEnv),
   };
 }
 

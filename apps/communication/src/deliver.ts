@@ -63,7 +63,7 @@ export function deliveryJob({
       throw permanent(
         `Registration ${registration.id} of app ${delivery.app_id} on channel ${channel.name} was disabled before sending`,
       );
-    const resolved = resolvedConfig(channel.provider, channel.config, config.channelEnv, vault);
+    const resolved = resolvedConfig(channel.provider, channel.config, config, vault);
     const message: Message = {
       deliveryId,
       appId: delivery.app_id,

@@ -19,11 +19,19 @@ export const AUTH_ENV = {
 export const TLS_CERT = readFileSync(join(__dirname, 'fixtures/smtp-tls.crt'), 'utf8');
 const TLS_KEY = readFileSync(join(__dirname, 'fixtures/smtp-tls.key'), 'utf8');
 
+/** The CHANNEL_ variables the tests name, bound to the hosts the tests send them to. */
+export const BINDINGS = {
+  CHANNEL_HOOK_SECRET_DESTINATION: '127.0.0.1, localhost, 169.254.169.254, example.com',
+  CHANNEL_SMTP_PASS_DESTINATION: '127.0.0.1, smtp.example.com',
+  CHANNEL_SLACK_URL_DESTINATION: '127.0.0.1',
+};
+
 /**
  * Retries in milliseconds rather than seconds; the local peers (127.0.0.1) allowed as
- * destinations; the test SMTP certificate trusted.
+ * destinations; the test SMTP certificate trusted; the tests' variables bound.
  */
 export const FAST_ENV = {
+  ...BINDINGS,
   COMMUNICATION_RETRY_MS: '20',
   COMMUNICATION_TIMEOUT_MS: '2000',
   COMMUNICATION_ALLOW_PRIVATE_TARGETS: 'true',

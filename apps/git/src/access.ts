@@ -1,6 +1,15 @@
 import { join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, badRequest, delegatedToken, type ServiceContext } from '@platform/core';
+import {
+  ApiError,
+  badRequest,
+  delegatedToken,
+  describeIdentity,
+  enforce,
+  type Access,
+  type Identity,
+  type ServiceContext,
+} from '@platform/core';
 import { DEFAULT_GITHUB_URL, normaliseBaseUrl, type GitConfig } from './config.js';
 import type { GitDatabase, ProviderRow, RepositoryRow } from './database.js';
 import type { Author } from './providers/backend.js';
@@ -9,7 +18,7 @@ import { localBackend, type LocalBackend } from './providers/local.js';
 import type { RetryableError } from './providers/errors.js';
 import { octokitFor } from './providers/octokit.js';
 import { findProvider } from './repositories/providers.js';
-import { findRepository } from './repositories/repos.js';
+import { findRepository, findRepositoryOwnership } from './repositories/repos.js';
 import { SEGMENT_PATTERN } from './schemas/repos.js';
 
 export type GitContext = ServiceContext<GitDatabase, GitConfig>;
@@ -74,6 +83,52 @@ export type Opened =
   | { kind: 'github'; provider: ProviderRow; repo: RepositoryRow; git: GithubBackend }
   | { kind: 'local'; provider: ProviderRow; repo: RepositoryRow; git: LocalBackend };
 
+/**
+ * The person a caller acts as, whose delegated token and authorship git uses: a signed-in user,
+ * a personal key's owner, the person a platform service acts for; null for a team key or a
+ * service acting for no one; undefined when nobody is signed in (authentication off).
+ */
+export function personOf(identity: Identity): string | null | undefined {
+  switch (identity.kind) {
+    case 'user':
+      return identity.email;
+    case 'key':
+      return identity.owner;
+    case 'service':
+      return identity.user ?? null;
+    default:
+      return undefined;
+  }
+}
+
+/** Whose repository connection this request names (`:id` or `:idOrName`), for the owner rule. */
+export const repositoryOwner =
+  (ctx: GitContext): Access['owner'] =>
+  (request) => {
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    return findRepositoryOwnership(ctx.db, params.id ?? params.idOrName);
+  };
+
+/**
+ * What a collaborator's write (a commit, a branch, a pull request) needs on a local repository:
+ * the platform is its git host and has no rights of its own to check, so ownership of the
+ * connection (its creator, its team, admins) stands in for the host's push right.
+ */
+const localWrite = (repo: RepositoryRow, resource: string): Access => ({
+  resource,
+  action: 'create',
+  rule: 'owner',
+  owner: async () => ({ createdBy: repo.created_by, team: repo.team }),
+});
+
+/** The `user` a request names (body for writes, query for reads), if any. */
+function namedUser(request: FastifyRequest): string | undefined {
+  const body = request.body as { user?: unknown } | undefined;
+  const query = request.query as { user?: unknown } | undefined;
+  const user = (body && typeof body === 'object' ? body.user : undefined) ?? query?.user;
+  return typeof user === 'string' ? user : undefined;
+}
+
 /** How routes reach a repository's provider: GitHub with the user's delegated token, or local. */
 export function gitAccess(ctx: GitContext, app: FastifyInstance) {
   const { db, config, auth } = ctx;
@@ -83,6 +138,42 @@ export function gitAccess(ctx: GitContext, app: FastifyInstance) {
     const seconds = (error as RetryableError).retryAfterSeconds;
     if (seconds !== undefined) reply.header('retry-after', String(seconds));
   });
+  // A caller only ever acts as themselves: another person's `user` is refused before anything.
+  app.addHook('preHandler', async (request) => {
+    await actingUser(request, namedUser(request));
+  });
+
+  /**
+   * Whose delegated token (and authorship) a request uses: the caller's own person; `user` may
+   * only name that person (any case), else 403 naming it (audited). Absent: the caller.
+   * Authentication off: `user` as given (everyone may do everything).
+   */
+  async function actingUser(request: FastifyRequest, user: string | undefined) {
+    const { identity } = request;
+    const me = personOf(identity);
+    if (!auth.enabled || me === undefined) return user;
+    if (user === undefined) return me ?? undefined;
+    if (me && user.toLowerCase() === me.toLowerCase()) return user;
+    const who = describeIdentity(identity);
+    const missing = me ? `to be ${user} (it acts as ${me})` : `to be ${user} (it is no person)`;
+    await ctx.access
+      .audit?.({
+        actor: who,
+        resource: 'git.repository',
+        metadata: {
+          method: request.method,
+          path: request.url.split('?')[0],
+          action: 'act-as',
+          missing,
+          requestId: request.id,
+        },
+      })
+      .catch((error: unknown) => request.log.warn({ err: error }, 'denial not audited'));
+    throw new ApiError(
+      'FORBIDDEN',
+      `${who} may not act as ${user}: git uses only the caller's own delegated token and name (leave user out, or give your own email)`,
+    );
+  }
 
   /** The `user`'s delegated token for the provider, from the identity service (never the request). */
   async function tokenFor(request: FastifyRequest, provider: ProviderRow, user: string) {
@@ -110,13 +201,19 @@ export function gitAccess(ctx: GitContext, app: FastifyInstance) {
     provider: ProviderRow,
     owner: string,
     repoName: string,
-    user: string | undefined,
+    named: string | undefined,
   ) {
+    const user = await actingUser(request, named);
     if (provider.type === 'local') {
       const gitdir = localGitdir(config, provider.id, owner, repoName);
       return { kind: 'local' as const, git: localBackend(gitdir, `${owner}/${repoName}`) };
     }
     checkGithubSegments(owner, repoName);
+    if (!user && auth.enabled)
+      throw new ApiError(
+        'FORBIDDEN',
+        `${describeIdentity(request.identity)} acts for no person, so it has no delegated token: github repositories need a signed-in person or a personal key`,
+      );
     if (!user)
       throw badRequest(
         `user is required for a github repository: the email of whose delegated token acts`,
@@ -134,26 +231,30 @@ export function gitAccess(ctx: GitContext, app: FastifyInstance) {
     return { kind: 'github' as const, git: githubBackend(octokit, owner, repoName) };
   }
 
-  /** A connected repository (id, or fullName in any case) and its provider's backend. */
+  /**
+   * A connected repository (id, or fullName in any case) and its provider's backend. `writes`:
+   * the collaborator's write it is opened for (the resource named in a denial); on a local
+   * repository it needs ownership of the connection (see localWrite).
+   */
   async function open(
     request: FastifyRequest,
     idOrName: string,
     user: string | undefined,
+    writes?: string,
   ): Promise<Opened> {
     const repo = await findRepository(db, idOrName);
     const provider = await findProvider(db, repo.provider_id);
+    if (writes && provider.type === 'local')
+      await enforce(request, localWrite(repo, writes), ctx.access);
     const opened = await backend(request, provider, repo.owner, repo.repo_name, user);
     return { ...opened, provider, repo } as Opened;
   }
 
-  /** Who a local commit is by: `user` when given, else the caller. */
+  /** Who a local commit is by: `user` when given, else the caller (a key's owner, a service's person). */
   function author(request: FastifyRequest, user: string | undefined): Author {
     const identity = request.identity;
-    const email =
-      user ??
-      (identity.kind === 'user'
-        ? identity.email
-        : `${identity.kind === 'key' ? identity.name : 'anonymous'}@platform.local`);
+    const fallback = identity.kind === 'key' ? identity.name : 'anonymous';
+    const email = user ?? personOf(identity) ?? `${fallback}@platform.local`;
     return { name: identity.kind === 'user' && !user ? identity.name : email.split('@')[0], email };
   }
 

@@ -15,6 +15,10 @@ export interface ProvidersTable {
   type: 'github' | 'local';
   passport_provider_id: string | null;
   base_url: string | null;
+  /** Who registered it (an email, `key:<name>` for a team key); null before 2026-12-03. */
+  created_by: string | null;
+  /** The team (a catalog owner) it names, if any. */
+  team: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -30,6 +34,10 @@ export interface RepositoriesTable {
   connected_by: string;
   status: string;
   private: boolean;
+  /** Who connected it (an email, `key:<name>` for a team key); null before 2026-12-03. */
+  created_by: string | null;
+  /** The team (a catalog owner) whose members own the connection too, if any. */
+  team: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

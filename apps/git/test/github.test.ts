@@ -1,4 +1,4 @@
-import type { Json } from '@platform/testing';
+import { person, type Json } from '@platform/testing';
 import { githubWorld, type GithubWorld } from './github-setup';
 
 // The github provider end to end: passport's real delegated token, octokit, a local server
@@ -74,18 +74,11 @@ describe('providers and the delegated token', () => {
     expect(w.token().length).toBeGreaterThan(20);
   });
 
-  it('refuses without user, for someone who never connected, and for another person', async () => {
+  it('acts as the caller without user; refuses a stranger to GitHub, and another person', async () => {
+    expect((await w.call('GET', `/repos/${repoId}/branches`)).status).toBe(200);
     const from = w.fake.seen.length;
-    const missing = await w.call('GET', `/repos/${repoId}/branches`);
-    expect(missing.status).toBe(400);
-    expect(missing.body.error.message).toMatch(/user is required/);
-    const bob = { kind: 'user' as const, email: 'bob@example.com', name: 'Bob', sessionId: 's1' };
-    const never = await w.call(
-      'GET',
-      `/repos/${repoId}/branches?user=bob@example.com`,
-      undefined,
-      bob,
-    );
+    const bob = person('bob@example.com');
+    const never = await w.call('GET', `/repos/${repoId}/branches`, undefined, bob);
     expect(never.status).toBe(403);
     expect(never.body.error.message).toBe(
       'bob@example.com has not connected github: sign in as bob@example.com and open /api/v1/passport/providers/github/connect to connect it',
@@ -97,7 +90,7 @@ describe('providers and the delegated token', () => {
       bob,
     );
     expect(other.status).toBe(403);
-    expect(other.body.error.message).toMatch(/refused ada@example.com's token/);
+    expect(other.body.error.message).toMatch(/^bob@example.com may not act as ada@example.com: /);
     expect(calls(from)).toEqual([]);
   });
 });

@@ -43,6 +43,8 @@ beforeAll(async () => {
     connected_by: 'test',
     status: 'active',
     private: false,
+    created_by: null,
+    team: null,
   });
   githubId = row.id;
 }, 30_000);

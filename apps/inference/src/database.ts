@@ -41,6 +41,8 @@ export interface RequestsTable {
   error: string | null;
   request_id: string | null;
   app: string | null;
+  /** Who made the call (`creatorOf` the caller); null for calls logged before issue 31. */
+  created_by: string | null;
   created_at: Generated<Date>;
 }
 

@@ -20,6 +20,12 @@ interface NamedTable {
   tags: string[];
   created: Generated<Date>;
   updated: Generated<Date>;
+  /**
+   * Who made it (an email, `key:<name>` for a team key) and the team (a catalog owner) that owns
+   * it with its creator (issue 31); null on records made before (admins only).
+   */
+  created_by: string | null;
+  team: string | null;
 }
 
 export interface TokensTable extends NamedTable {

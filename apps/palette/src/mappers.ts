@@ -12,11 +12,12 @@ import type { Token, TokenUpdate } from './schemas/tokens.js';
 /** Rows to the API shape, and token input to columns; shared by several route files. */
 
 /** A record as the API shows it: its columns as they are, the stamps as ISO text. */
-export const toRecord = <R extends { created: Date; updated: Date }>({
+export const toRecord = <R extends { created: Date; updated: Date; created_by: string | null }>({
   created,
   updated,
+  created_by,
   ...columns
-}: R) => ({ ...columns, ...stamps(created, updated) });
+}: R) => ({ ...columns, createdBy: created_by, ...stamps(created, updated) });
 
 /** A token's path in the DTCG export, and in aliases: `group.name`, or the name. */
 export const tokenPath = (t: { group: string | null; name: string }) =>
@@ -50,6 +51,8 @@ export function toToken(row: TokenRow, targets = new Map<string, TokenRow>()): T
     group: row.group,
     description: row.description,
     tags: row.tags,
+    createdBy: row.created_by,
+    team: row.team,
     ...stamps(row.created, row.updated),
   };
 }

@@ -12,11 +12,15 @@ import {
   type TSchema,
   UpdateOf,
   unique,
+  type Access,
+  type AuthorizationOptions,
 } from '@platform/core';
 import type { Columns, PaletteDatabase, PaletteDb, RecordTable, Row } from './database.js';
 import { sentFields } from './domain/records.js';
+import { ownershipColumns, teamChange } from './ownership.js';
 import {
   deleteRecord,
+  findOwnership,
   hasLinks,
   insertRecord,
   LINKS,
@@ -36,6 +40,7 @@ interface NamedBody {
   tags?: string[];
   tokens?: string[];
   components?: string[];
+  team?: string | null;
 }
 
 /** A kind of named record: components, patterns, standards, accessibility rules. */
@@ -71,11 +76,15 @@ export interface NamedRecord<T extends RecordTable, I extends TSchema, R extends
  * Registers the routes every kind of named record has: list by name, create (409 when the name
  * is taken), get, update when the kind has one, delete (answers with the deleted record). Links
  * to other records are loaded for a whole page in one query. Returns what the kind's own routes
- * need: `find` (404 when there is none) and `shown` (a row in the API shape, with its links).
+ * need: `find` (404 when there is none), `shown` (a row in the API shape, with its links) and
+ * `CHANGE`, the declaration of a change to the record (its sub-resources: props, steps).
+ *
+ * Shared knowledge: any signed-in caller reads; members create; the record's creator, its team
+ * and admins change or delete it.
  */
 export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R extends TSchema>(
   app: App,
-  db: PaletteDb,
+  { db, access }: { db: PaletteDb; access: AuthorizationOptions },
   kind: NamedRecord<T, I, R>,
 ) {
   type Body = Partial<Static<I>> & NamedBody;
@@ -88,6 +97,14 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
   const item = `${path}/:idOrName`;
   /** The body field that names the records this kind links to (`tokens`, `components`). */
   const targetsField = hasLinks(table) ? LINKS[table].targets : undefined;
+
+  const owner: Access['owner'] = (request) =>
+    findOwnership(db, table, (request.params as { idOrName?: unknown }).idOrName);
+  const declared = `palette.${table.slice(0, -1)}`;
+  const READ: Access = { resource: declared, action: 'read' };
+  const CREATE: Access = { resource: declared, action: 'create' };
+  const CHANGE: Access = { resource: declared, action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: declared, action: 'delete', rule: 'owner', owner };
 
   // A generic table: Kysely cannot resolve its row type, the kind's Row<T> names it.
   const find = async (idOrName: string) =>
@@ -110,6 +127,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
   app.get(
     path,
     {
+      config: { access: READ },
       schema: {
         operationId: `list${operation}s`,
         summary: `List ${noun}s by name`,
@@ -126,6 +144,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
   app.post(
     path,
     {
+      config: { access: CREATE },
       schema: {
         operationId: `create${operation}`,
         summary: `Create ${a} ${noun}`,
@@ -136,9 +155,10 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
     async (request, reply) => {
       const body = request.body as Body & { name: string };
       kind.validate?.(body);
+      const owned = await ownershipColumns(request.identity, body.team, access);
       const targets =
         targetsField && (await resolveRefs(db, targetsField, body[targetsField] ?? []));
-      const values = { category: null, description: null, tags: [], ...kind.defaults };
+      const values = { category: null, description: null, tags: [], ...kind.defaults, ...owned };
       const row = await orConflict(
         () => insertRecord(db, table, { ...values, ...columnsOf(body) } as Columns<T>, targets),
         nameTaken(resource, body.name),
@@ -150,6 +170,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
   app.get(
     item,
     {
+      config: { access: READ },
       schema: {
         operationId: `get${operation}`,
         summary: `Get ${a} ${noun}${kind.get ? ` ${kind.get.summary}` : ''}`,
@@ -168,6 +189,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
     app.put(
       item,
       {
+        config: { access: CHANGE },
         schema: {
           operationId: `update${operation}`,
           summary: `Update ${a} ${noun}`,
@@ -181,10 +203,11 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
         const current = await find(request.params.idOrName);
         const body = request.body as Body;
         kind.validate?.(body);
+        const team = await teamChange(request.identity, body.team, access);
         const refs = targetsField && body[targetsField];
         const targets = targetsField && refs && (await resolveRefs(db, targetsField, refs));
         const row = await orConflict(
-          () => updateRecord(db, table, current.id, columnsOf(body), targets),
+          () => updateRecord(db, table, current.id, { ...columnsOf(body), team }, targets),
           nameTaken(resource, body.name ?? current.name),
         );
         return ok(await shown(row));
@@ -194,6 +217,7 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
   app.delete(
     item,
     {
+      config: { access: DELETE },
       schema: {
         operationId: `delete${operation}`,
         summary: `Delete ${a} ${noun}`,
@@ -210,5 +234,5 @@ export function namedRecordRoutes<T extends RecordTable, I extends TSchema, R ex
     },
   );
 
-  return { find, shown };
+  return { find, shown, CHANGE };
 }

@@ -39,6 +39,8 @@ describe('components', () => {
       examples: [],
       tokens: [expect.any(String), gap.id],
       tags: ['form'],
+      createdBy: null,
+      team: null,
       created: expect.any(String),
       updated: expect.any(String),
     });

@@ -29,6 +29,8 @@ describe('tokens', () => {
       group: 'brand',
       description: 'Main',
       tags: ['core'],
+      createdBy: null,
+      team: null,
       created: expect.stringMatching(/Z$/),
       updated: expect.stringMatching(/Z$/),
     });

@@ -21,6 +21,12 @@ export interface SessionsTable {
   google_scopes: Generated<string[]>;
   created_at: Generated<Date>;
   last_accessed_at: Generated<Date>;
+  /** Who made it (an email, `key:<name>` for a team key); null: no one (admins only). */
+  created_by: string | null;
+  /** The team (a catalog owner) it belongs to, besides its creator. */
+  team: string | null;
+  /** People (emails, lower case) who may read and change it as its creator does. */
+  collaborators: Generated<string[]>;
 }
 
 /** File contents, by SHA-256: one row however many versions, sessions or snapshots share it. */
@@ -99,6 +105,9 @@ export interface AppsTable {
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   published_at: Generated<Date>;
+  /** Who published it first (an email, `key:<name>`); null: no one (admins only). */
+  created_by: string | null;
+  team: string | null;
 }
 
 export interface AppRepository {

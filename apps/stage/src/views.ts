@@ -8,6 +8,9 @@ export const toSession = (row: SessionRow) => ({
   createdAt: ms(row.created_at),
   lastAccessedAt: ms(row.last_accessed_at),
   appSid: row.app_sid,
+  createdBy: row.created_by,
+  team: row.team,
+  collaborators: row.collaborators,
 });
 
 export const toRenderState = (
@@ -19,10 +22,11 @@ export const toRenderState = (
   renderedAt: row?.rendered_at ? ms(row.rendered_at) : null,
 });
 
-export const toApp = (row: AppRow): App => ({
+/** An app; `sessionId` only for a caller who may read the session it serves. */
+export const toApp = (row: AppRow, readsSession: boolean): App => ({
   sid: row.sid,
   name: row.name,
-  sessionId: row.session_id,
+  sessionId: readsSession ? row.session_id : null,
   title: row.title,
   description: row.description,
   config: row.config,
@@ -31,4 +35,6 @@ export const toApp = (row: AppRow): App => ({
   createdAt: ms(row.created_at),
   updatedAt: ms(row.updated_at),
   publishedAt: ms(row.published_at),
+  createdBy: row.created_by,
+  team: row.team,
 });

@@ -39,6 +39,8 @@ describe('published apps', () => {
       createdAt: EPOCH,
       updatedAt: EPOCH,
       publishedAt: EPOCH,
+      createdBy: null,
+      team: null,
     });
     expect((await s.api.get(`/apps/${app.sid}`)).body.data).toEqual(app);
     expect((await s.api.get(`/apps/${app.name.toUpperCase()}`)).body.data).toEqual(app);
@@ -193,6 +195,8 @@ describe('studio sessions', () => {
       createdAt: EPOCH,
       lastAccessedAt: EPOCH,
       fileCount: 2,
+      createdBy: null,
+      team: null,
     });
     expect((await s.api.get(`/sessions/${studio.id}/files?content=true`)).body.data).toEqual([
       { path: '/app/main.ts', version: 1, size: 7, content: 'main v2' },

@@ -9,7 +9,7 @@ export const AUTH: Env = {
   OIDC_CLIENT_SECRET: 'the-oidc-client-secret',
   SESSION_SECRET,
 };
-export const ADA: Identity = { kind: 'user', email: 'ada@example.com', name: 'Ada', sessionId: 's1' }; // prettier-ignore
+export const ADA: Identity = { kind: 'user', email: 'ada@example.com', name: 'Ada', sessionId: 's1', role: 'member', groups: [] }; // prettier-ignore
 
 export interface Backends {
   s: Stage;

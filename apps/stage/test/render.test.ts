@@ -237,7 +237,10 @@ describe('preview with authentication on', () => {
         kind: 'user',
         email: 'dev@example.com',
         name: 'Dev',
-      } as never),
+        sessionId: 's-dev',
+        role: 'member',
+        groups: [],
+      }),
     };
     const created = await auth.svc.app.inject({
       method: 'POST',

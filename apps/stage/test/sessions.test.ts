@@ -24,7 +24,14 @@ describe('sessions', () => {
     });
     expect(res.body.data.createdAt).toBeGreaterThanOrEqual(before - 1000);
     expect(await status(res.body.data.id)).toEqual({
-      session: { createdAt: res.body.data.createdAt, lastAccessedAt: EPOCH, appSid: null },
+      session: {
+        createdAt: res.body.data.createdAt,
+        lastAccessedAt: EPOCH,
+        appSid: null,
+        createdBy: null,
+        team: null,
+        collaborators: [],
+      },
       render: { entry: null, version: 0, error: null, renderedAt: null },
       files: [],
     });

@@ -12,7 +12,6 @@ import {
   authenticateRequests,
   authorizationOptions,
   authorizeRequests,
-  requireAccess,
   type AuthorizationOptions,
   platformClient,
   remoteKeyResolver,
@@ -208,9 +207,8 @@ export function defineService<DB, Config = undefined>(
     const platformLink = platformClient(name, platform, auth);
     const access = authorizationOptions(name, platformLink, auth);
     // Every route decides by its own declaration, in the gateway, proxied or standalone alike.
-    authorizeRequests(scope, access);
+    authorizeRequests(scope, name, access);
     scope.addHook('onRoute', (route) => {
-      requireAccess(route, name);
       const schema = (route.schema ??= {}) as {
         tags?: string[];
         operationId?: string;

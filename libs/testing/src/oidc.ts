@@ -66,7 +66,8 @@ export function cookieBrowser() {
     const cookie = await jar.getCookieString(url);
     // As a browser on the platform's own page: a request that is not a GET says its origin.
     const method = (init.method ?? 'GET').toUpperCase();
-    const origin = method === 'GET' || method === 'HEAD' ? {} : { origin: new URL(url).origin };
+    const origin: Record<string, string> =
+      method === 'GET' || method === 'HEAD' ? {} : { origin: new URL(url).origin };
     const res = await fetch(url, {
       ...init,
       redirect: 'manual',

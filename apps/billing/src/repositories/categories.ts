@@ -1,7 +1,11 @@
-import { sql, type Insertable, type Updateable } from '@platform/db';
+import type { Ownership } from '@platform/core';
+import { selectByIdOrName, sql, type Insertable, type Updateable } from '@platform/db';
 import type { BillingDb, CategoriesTable, CategoryRow, Page } from '../database.js';
 
-export type CategoryChanges = Pick<Updateable<CategoriesTable>, 'name' | 'description' | 'color'>;
+export type CategoryChanges = Pick<
+  Updateable<CategoriesTable>,
+  'name' | 'description' | 'color' | 'team'
+>;
 
 /** A page of categories by name, case-insensitively. */
 export function listCategories(db: BillingDb, page: Page): Promise<CategoryRow[]> {
@@ -12,6 +16,19 @@ export function listCategories(db: BillingDb, page: Page): Promise<CategoryRow[]
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+}
+
+/**
+ * Who owns the category with this id, else this name in any case (as the routes find it): what
+ * the `owner` rule asks before validation. Undefined when there is none (the handler answers 404).
+ */
+export async function findCategoryOwnership(
+  db: BillingDb,
+  idOrName: unknown,
+): Promise<Ownership | undefined> {
+  if (typeof idOrName !== 'string' || idOrName === '') return undefined;
+  const row = await selectByIdOrName(db, 'categories', idOrName);
+  return row && { createdBy: row.created_by, team: row.team };
 }
 
 /** Inserts a category; a unique violation when its name is taken in any case. */

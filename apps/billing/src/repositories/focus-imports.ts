@@ -149,11 +149,11 @@ const COPIED = [
 
 /**
  * Sums the staged rows of each (provider, providerRef) whose reference starts with `slice` (a
- * hex digit) and upserts them into items: new ones made with source focus; known ones get the
- * amounts, name, description, date, recurrence and dimensions, and keep their tags, category and
- * service.
+ * hex digit) and upserts them into items: new ones made with source focus, by `createdBy` (who
+ * started the import, or null); known ones get the amounts, name, description, date, recurrence
+ * and dimensions, and keep their tags, category, service, creator and team.
  */
-function upsertCharges(trx: BillingDb, syncJobId: string, slice: string) {
+function upsertCharges(trx: BillingDb, syncJobId: string, slice: string, createdBy: string | null) {
   const exactSum = sql<string>`sum(exact_amount) over (partition by provider, provider_ref)`;
   const charges = trx
     .selectFrom('focus_rows')
@@ -163,6 +163,7 @@ function upsertCharges(trx: BillingDb, syncJobId: string, slice: string) {
       sql<string>`round(${exactSum})`.as('amount'),
       exactSum.as('exact_amount'),
       sql<string>`'focus'`.as('source'),
+      sql<string | null>`${createdBy}::text`.as('created_by'),
     ])
     .where('sync_job_id', '=', syncJobId)
     .where(sql<string>`left(provider_ref, 1)`, '=', slice)
@@ -173,7 +174,7 @@ function upsertCharges(trx: BillingDb, syncJobId: string, slice: string) {
     .with('upserted', (qb) =>
       qb
         .insertInto('items')
-        .columns([...COPIED, 'amount', 'exact_amount', 'source'])
+        .columns([...COPIED, 'amount', 'exact_amount', 'source', 'created_by'])
         .expression(charges)
         .onConflict((oc) =>
           oc
@@ -195,14 +196,16 @@ function upsertCharges(trx: BillingDb, syncJobId: string, slice: string) {
  * In one transaction, first fenced (`fence` locks the durable job and throws when this run no
  * longer holds it): upserts the staged charges into items (upsertCharges); removes the items that
  * earlier FOCUS imports made in the window for the providers of this file and that the file no
- * longer has; completes the sync job with the counts; drops the staged rows.
+ * longer has; completes the sync job with the counts; drops the staged rows. New items are made
+ * by the job's creator (`createdBy`).
  */
 export function mergeStagedRows(
   db: BillingDb,
-  syncJobId: string,
+  job: { id: string; createdBy: string | null },
   window: { from: Date; to: Date },
   fence: (trx: BillingDb) => Promise<void>,
 ) {
+  const syncJobId = job.id;
   return db.transaction().execute(async (trx) => {
     await fence(trx);
     const counts = { created: 0, updated: 0 };
@@ -211,7 +214,7 @@ export function mergeStagedRows(
     // own thread in tests), and one statement over a 200 MB file kept it from answering anything,
     // health checks included, for a minute.
     for (const slice of '0123456789abcdef') {
-      const done = await upsertCharges(trx, syncJobId, slice);
+      const done = await upsertCharges(trx, syncJobId, slice, job.createdBy);
       counts.created += done.created;
       counts.updated += done.updated;
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,3 +1,4 @@
+import type { Ownership } from '@platform/core';
 import { jsonb, sql, type RawBuilder } from '@platform/db';
 import type { SyncedItem } from '../adapters/adapter.js';
 import type { BillingDb, ItemChanges, ItemRow, ItemsTable, NewItem, Page } from '../database.js';
@@ -54,6 +55,23 @@ export function listItems(db: BillingDb, filter: ItemFilter, page: Page): Promis
 export function findItem(db: BillingDb, key: ItemKey): Promise<ItemRow | undefined> {
   const items = db.selectFrom('items').selectAll();
   return items.where((eb) => eb.and(key)).executeTakeFirst();
+}
+
+/**
+ * Who owns the item with this id: what the `owner` rule asks before validation, so `id` is
+ * whatever the path held. Undefined when there is no such item (the handler answers 404).
+ */
+export async function findItemOwnership(
+  db: BillingDb,
+  id: unknown,
+): Promise<Ownership | undefined> {
+  if (typeof id !== 'string' || id === '') return undefined;
+  const row = await db
+    .selectFrom('items')
+    .select(['created_by', 'team'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { createdBy: row.created_by, team: row.team };
 }
 
 /** Inserts an item; a unique violation when (provider, provider_ref) is taken. */
@@ -124,7 +142,8 @@ export function overwriteWithExcluded<C extends keyof ItemsTable>(columns: reado
 
 /**
  * Upserts a provider's items by (provider, provider_ref): new ones are tagged `synced` (source:
- * the provider), known ones get the provider's name, amount, currency, description and date.
+ * the provider) and made by `createdBy` (who started the sync, or null), known ones get the
+ * provider's name, amount, currency, description and date (their creator and team stay).
  * Answers the counts as a sync job stores them. Run it in a transaction (completeSyncJob does), so
  * a sync stores all or nothing.
  */
@@ -132,6 +151,7 @@ export async function upsertProviderItems(
   trx: BillingDb,
   provider: string,
   items: Array<SyncedItem & { id: string }>,
+  createdBy: string | null,
 ) {
   let created = 0;
   let updated = 0;
@@ -147,6 +167,7 @@ export async function upsertProviderItems(
         provider_ref: providerRef,
         tags: jsonb(['synced']),
         source: provider,
+        created_by: createdBy,
       })
       .onConflict((oc) =>
         oc

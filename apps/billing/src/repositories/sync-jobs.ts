@@ -42,18 +42,20 @@ export async function finishSyncJob(
 
 /**
  * Upserts a sync's items and completes its job with the counts, in one transaction, first fenced
- * (`fence` throws when this run no longer holds the durable job).
+ * (`fence` throws when this run no longer holds the durable job). New items are made by the job's
+ * creator (`createdBy`).
  */
 export function completeSyncJob(
   db: BillingDb,
-  id: string,
+  job: { id: string; createdBy: string | null },
   provider: string,
   items: Array<SyncedItem & { id: string }>,
   fence: (trx: BillingDb) => Promise<void>,
 ) {
+  const { id } = job;
   return db.transaction().execute(async (trx) => {
     await fence(trx);
-    const counts = await upsertProviderItems(trx, provider, items);
+    const counts = await upsertProviderItems(trx, provider, items, job.createdBy);
     await finishSyncJob(trx, id, { status: 'completed', ...counts });
     return counts;
   });

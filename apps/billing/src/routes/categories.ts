@@ -5,14 +5,17 @@ import {
   newId,
   ok,
   orConflict,
+  ownershipFor,
   PagedQuery,
   responses,
   stampsAt,
   Type,
+  type Access,
 } from '@platform/core';
 import type { BillingRoutes, CategoryRow } from '../database.js';
 import {
   deleteCategory,
+  findCategoryOwnership,
   insertCategory,
   listCategories,
   updateCategory,
@@ -27,15 +30,25 @@ import {
 const toCategory = (row: CategoryRow): Category => ({
   ...row,
   color: row.color?.toLowerCase() ?? null,
+  createdBy: row.created_by,
   ...stampsAt(row.created_at, row.updated_at),
 });
 
-export const categoryRoutes: BillingRoutes = async (app, { db }) => {
+export const categoryRoutes: BillingRoutes = async (app, { db, access }) => {
+  // Categories are shared labels: any signed-in caller reads them; members make them; their
+  // creator, their team and admins change or delete them.
+  const owner: Access['owner'] = (request) =>
+    findCategoryOwnership(db, (request.params as { idOrName?: unknown }).idOrName);
+  const READ: Access = { resource: 'billing.category', action: 'read' };
+  const CREATE: Access = { resource: 'billing.category', action: 'create' };
+  const UPDATE: Access = { resource: 'billing.category', action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'billing.category', action: 'delete', rule: 'owner', owner };
   const find = (idOrName: string) => findByIdOrName(db, 'categories', idOrName, 'Category');
 
   app.get(
     '/categories',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listCategories',
         summary: 'List categories by name',
@@ -49,6 +62,7 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
   app.post(
     '/categories',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createCategory',
         summary: 'Create a category',
@@ -57,8 +71,10 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
       },
     },
     async (request, reply) => {
-      const { name, description, color } = request.body;
-      const insert = () => insertCategory(db, { id: newId(), name, description, color });
+      const { name, description, color, team } = request.body;
+      const { createdBy, team: owned } = await ownershipFor(request.identity, team, access);
+      const columns = { id: newId(), name, description, color, created_by: createdBy, team: owned };
+      const insert = () => insertCategory(db, columns);
       const row = await orConflict(insert, nameTaken('Category', name));
       return reply.code(201).send(ok(toCategory(row)));
     },
@@ -67,6 +83,7 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
   app.get(
     '/categories/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getCategory',
         summary: 'Get a category',
@@ -80,10 +97,12 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
   app.put(
     '/categories/:idOrName',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateCategory',
         summary: 'Update a category',
-        description: 'Changes the fields sent. A rename carries the items of the category along.',
+        description:
+          'Changes the fields sent. A rename carries the items of the category along. Its creator, its team and admins may; a new team must be one the caller is in.',
         params: IdOrNameParams,
         body: CategoryUpdateSchema,
         response: responses({ 200: CategorySchema }),
@@ -91,8 +110,10 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
     },
     async (request) => {
       const current = await find(request.params.idOrName);
-      const { name, description, color } = request.body;
-      const update = () => updateCategory(db, current, { name, description, color });
+      const { name, description, color, team } = request.body;
+      // A new team must be one the caller is in (403 otherwise); null clears it.
+      if (team) await ownershipFor(request.identity, team, access);
+      const update = () => updateCategory(db, current, { name, description, color, team });
       return ok(toCategory(await orConflict(update, nameTaken('Category', name ?? current.name))));
     },
   );
@@ -100,6 +121,7 @@ export const categoryRoutes: BillingRoutes = async (app, { db }) => {
   app.delete(
     '/categories/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteCategory',
         summary: 'Delete a category',

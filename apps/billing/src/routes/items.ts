@@ -1,6 +1,21 @@
-import { notFound, ok, orConflict, responses, Type } from '@platform/core';
+import {
+  notFound,
+  ok,
+  orConflict,
+  ownershipFor,
+  responses,
+  Type,
+  type Access,
+} from '@platform/core';
 import type { BillingRoutes } from '../database.js';
-import { deleteItem, findItem, insertItem, listItems, updateItem } from '../repositories/items.js';
+import {
+  deleteItem,
+  findItem,
+  findItemOwnership,
+  insertItem,
+  listItems,
+  updateItem,
+} from '../repositories/items.js';
 import {
   checkPeriod,
   columnsOf,
@@ -18,7 +33,16 @@ import {
 const refTaken = (provider: string | null | undefined, ref: string | null | undefined) =>
   `An item from ${provider} with providerRef ${ref} exists already`;
 
-export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
+export const itemRoutes: BillingRoutes = async (app, { db, config, access }) => {
+  // Spending is shared knowledge: any signed-in caller reads it; members record items; their
+  // creator, their team and admins change or delete them.
+  const owner: Access['owner'] = (request) =>
+    findItemOwnership(db, (request.params as { id?: unknown }).id);
+  const READ: Access = { resource: 'billing.item', action: 'read' };
+  const CREATE: Access = { resource: 'billing.item', action: 'create' };
+  const UPDATE: Access = { resource: 'billing.item', action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'billing.item', action: 'delete', rule: 'owner', owner };
+
   const find = async (id: string) => {
     const row = await findItem(db, { id });
     if (!row) throw notFound('Item', id);
@@ -28,6 +52,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
   app.get(
     '/items',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listItems',
         summary: 'List items, newest first',
@@ -41,6 +66,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
   app.post(
     '/items',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createItem',
         summary: 'Record a spending item',
@@ -49,8 +75,9 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
       },
     },
     async (request, reply) => {
-      const { provider, providerRef } = request.body;
-      const insert = () => insertItem(db, newItem(request.body, config.currency));
+      const { provider, providerRef, team } = request.body;
+      const owned = await ownershipFor(request.identity, team, access);
+      const insert = () => insertItem(db, newItem(request.body, config.currency, owned));
       const row = await orConflict(insert, refTaken(provider, providerRef));
       return reply.code(201).send(ok(toItem(row)));
     },
@@ -59,6 +86,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
   app.get(
     '/items/by-provider-ref',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getItemByProviderRef',
         summary: "Find an item by its provider's reference",
@@ -77,6 +105,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
   app.get(
     '/items/:id',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getItem',
         summary: 'Get an item',
@@ -90,11 +119,12 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
   app.put(
     '/items/:id',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateItem',
         summary: 'Update an item',
         description:
-          'Changes the fields sent, checked as a create is; null clears an optional one.',
+          'Changes the fields sent, checked as a create is; null clears an optional one. Its creator, its team and admins may; a new team must be one the caller is in.',
         params: ItemParams,
         body: ItemUpdateSchema,
         response: responses({ 200: ItemSchema }),
@@ -102,10 +132,13 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
     },
     async (request) => {
       const current = await find(request.params.id);
-      const { provider, providerRef, recurring, period } = request.body;
+      const { provider, providerRef, recurring, period, team } = request.body;
       checkPeriod(recurring ?? current.recurring, period !== undefined ? period : current.period);
+      // A new team must be one the caller is in (403 otherwise); null clears it.
+      if (team) await ownershipFor(request.identity, team, access);
+      const changes = { ...columnsOf(request.body), team };
       const row = await orConflict(
-        () => updateItem(db, current.id, columnsOf(request.body)),
+        () => updateItem(db, current.id, changes),
         refTaken(provider ?? current.provider, providerRef ?? current.provider_ref),
       );
       if (!row) throw notFound('Item', current.id);
@@ -116,6 +149,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config }) => {
   app.delete(
     '/items/:id',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteItem',
         summary: 'Delete an item',

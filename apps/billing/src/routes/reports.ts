@@ -1,4 +1,4 @@
-import { badRequest, ok, responses, Type, type Static } from '@platform/core';
+import { badRequest, ok, responses, Type, type Access, type Static } from '@platform/core';
 import type { BillingRoutes } from '../database.js';
 import { searchItems } from '../repositories/items.js';
 import { breakdown, countStored, NONE, summarize, trend } from '../repositories/reports.js';
@@ -12,6 +12,11 @@ import {
   TrendPointSchema,
   TrendQuery,
 } from '../schemas/reports.js';
+
+// Reports, the status and search are shared knowledge: any signed-in caller reads them.
+const REPORT: Access = { resource: 'billing.report', action: 'read' };
+const STATUS: Access = { resource: 'billing.status', action: 'read' };
+const SEARCH: Access = { resource: 'billing.item', action: 'read' };
 
 const MAX_INTERVALS = 10_000;
 const DAYS_PER = { day: 1, week: 7, month: 28 };
@@ -27,6 +32,7 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
   app.get(
     '/reports/summary',
     {
+      config: { access: REPORT },
       schema: {
         operationId: 'reportSummary',
         summary: 'Total spending',
@@ -50,6 +56,7 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
   app.get(
     '/reports/breakdown',
     {
+      config: { access: REPORT },
       schema: {
         operationId: 'reportBreakdown',
         summary:
@@ -72,6 +79,7 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
   app.get(
     '/reports/trend',
     {
+      config: { access: REPORT },
       schema: {
         operationId: 'reportTrend',
         summary: 'Spending per day, week or month',
@@ -98,6 +106,7 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
   app.get(
     '/status',
     {
+      config: { access: STATUS },
       schema: {
         operationId: 'getStatus',
         summary: 'State of the billing service',
@@ -123,6 +132,7 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
   app.get(
     '/search',
     {
+      config: { access: SEARCH },
       schema: {
         operationId: 'search',
         summary: 'Search items by name, description, provider, category and tags',

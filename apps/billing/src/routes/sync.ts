@@ -1,14 +1,15 @@
 import {
   ApiError,
   badRequest,
+  creatorOf,
   JobFailure,
   newId,
   type JobContext,
-  notFound,
   ok,
   parseInstant,
   responses,
   Type,
+  type Access,
 } from '@platform/core';
 import { ProviderError, type Adapter } from '../adapters/adapter.js';
 import { anthropicAdapter } from '../adapters/anthropic.js';
@@ -16,25 +17,15 @@ import { focusAdapter, stageFocus } from '../adapters/focus.js';
 import { receiveUpload, UPLOAD_CUT_SHORT, type Staging } from '../adapters/focus-upload.js';
 import { openaiAdapter } from '../adapters/openai.js';
 import type { BillingDb, BillingRoutes } from '../database.js';
-import {
-  clearStagedRows,
-  discardImport,
-  listSkippedRows,
-  mergeStagedRows,
-} from '../repositories/focus-imports.js';
+import { clearStagedRows, discardImport, mergeStagedRows } from '../repositories/focus-imports.js';
 import {
   completeSyncJob,
   findSyncJob,
   finishSyncJob,
   insertSyncJob,
-  listSyncJobs,
 } from '../repositories/sync-jobs.js';
 import {
   AdapterSchema,
-  SyncJobListQuery,
-  SyncJobParams,
-  SkippedRowListQuery,
-  SkippedRowSchema,
   SyncJobSchema,
   SyncRequestSchema,
   toSyncJob,
@@ -55,7 +46,15 @@ interface SyncPayload {
   csv?: string;
   /** A FOCUS CSV uploaded to POST /sync/focus: the request stages its rows, the job merges. */
   upload?: boolean;
+  /** Who started it (an email, `key:<name>`): the items it creates are made by them. */
+  createdBy?: string | null;
 }
+
+// Syncs and adapters are platform configuration: admins only (keys: the admin scope), uploads too
+// (a FOCUS file is an adapter's input). Sync jobs are read in sync-jobs.ts, admins only as well.
+const START: Access = { resource: 'billing.sync', action: 'create', rule: 'admin' };
+const UPLOAD: Access = { resource: 'billing.sync', action: 'ingest', rule: 'admin' };
+const ADAPTERS: Access = { resource: 'billing.adapter', action: 'read', rule: 'admin' };
 
 export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
   /** The sync adapters by name, in the order GET /sync/adapters lists them. */
@@ -86,6 +85,7 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
     const staging = receiving.get(syncJobId);
     // A run that finished the sync job but died before the durable job did: nothing left to do.
     if ((await findSyncJob(db, syncJobId))?.status !== 'running') return null;
+    const job = { id: syncJobId, createdBy: payload.createdBy ?? null };
     const adapter = adapters[provider];
     const window = { from: new Date(from), to: new Date(to) };
     try {
@@ -95,16 +95,16 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
         if (staging) await staging;
         else if (!(await findSyncJob(db, syncJobId))?.staged_at)
           throw new JobFailure(UPLOAD_CUT_SHORT);
-        return await mergeStagedRows(db, syncJobId, window, fence);
+        return await mergeStagedRows(db, job, window, fence);
       }
       if (!adapter.fetch) {
         await clearStagedRows(db, syncJobId);
         await stageFocus(db, syncJobId, [csv ?? ''], window, ctx.signal);
-        return await mergeStagedRows(db, syncJobId, window, fence);
+        return await mergeStagedRows(db, job, window, fence);
       }
       const request = { ...window, token, projectId };
       const items = (await adapter.fetch(request)).map((item) => ({ ...item, id: newId(12) }));
-      return await completeSyncJob(db, syncJobId, adapter.name, items, fence);
+      return await completeSyncJob(db, job, adapter.name, items, fence);
     } catch (error) {
       if (error instanceof ProviderError || error instanceof JobFailure)
         throw new JobFailure(error.message);
@@ -132,7 +132,8 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
     const columns = { id, provider, from: payload.from.slice(0, 10), to: payload.to.slice(0, 10) };
     const { record } = await syncs.start(payload, {
       transient: token ? { token } : undefined,
-      record: (trx) => insertSyncJob(trx, { ...columns, project_id: projectId }),
+      record: (trx) =>
+        insertSyncJob(trx, { ...columns, project_id: projectId, created_by: payload.createdBy }),
     });
     return toSyncJob(record);
   }
@@ -146,6 +147,7 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
   app.post(
     '/sync',
     {
+      config: { access: START },
       schema: {
         operationId: 'startSync',
         summary: 'Sync costs from a provider',
@@ -164,8 +166,12 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
         throw badRequest(
           `${provider} needs the CSV in csv, or uploaded as text/csv to /sync/focus`,
         );
+      const createdBy = creatorOf(request.identity);
       const payload = { syncJobId: newId(12), provider, ...rangeOf(from, to), projectId, csv };
-      const job = await startSync(payload, adapter.needsToken ? token : undefined);
+      const job = await startSync(
+        { ...payload, createdBy },
+        adapter.needsToken ? token : undefined,
+      );
       return reply.code(202).send(ok(job));
     },
   );
@@ -179,6 +185,7 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
     uploads.post(
       '/sync/focus',
       {
+        config: { access: UPLOAD },
         schema: {
           operationId: 'uploadFocus',
           summary: 'Sync costs from an uploaded FOCUS CSV',
@@ -195,7 +202,13 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
             `Unsupported content type: ${type}; send the FOCUS CSV as text/csv`,
           );
         const { from, to } = request.query as { from: string; to: string };
-        const payload = { syncJobId: newId(12), provider: 'focus', ...rangeOf(from, to) };
+        const createdBy = creatorOf(request.identity);
+        const payload = {
+          syncJobId: newId(12),
+          provider: 'focus',
+          ...rangeOf(from, to),
+          createdBy,
+        };
         const window = { from: new Date(payload.from), to: new Date(payload.to) };
         const staging: Staging = {
           start: () => startSync({ ...payload, upload: true }, undefined),
@@ -221,55 +234,9 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
   });
 
   app.get(
-    '/sync/jobs',
-    {
-      schema: {
-        operationId: 'listSyncJobs',
-        summary: 'List sync jobs, newest first',
-        querystring: SyncJobListQuery,
-        response: responses({ 200: Type.Array(SyncJobSchema) }),
-      },
-    },
-    async ({ query }) => ok((await listSyncJobs(db, query.provider, query)).map(toSyncJob)),
-  );
-
-  app.get(
-    '/sync/jobs/:id',
-    {
-      schema: {
-        operationId: 'getSyncJob',
-        summary: 'Get a sync job',
-        params: SyncJobParams,
-        response: responses({ 200: SyncJobSchema }),
-      },
-    },
-    async (request) => {
-      const row = await findSyncJob(db, request.params.id);
-      if (!row) throw notFound('Sync job', request.params.id);
-      return ok(toSyncJob(row));
-    },
-  );
-
-  app.get(
-    '/sync/jobs/:id/skipped',
-    {
-      schema: {
-        operationId: 'listSkippedRows',
-        summary: "Every row a sync job skipped, in file order (the job's skippedRows is a preview)",
-        params: SyncJobParams,
-        querystring: SkippedRowListQuery,
-        response: responses({ 200: Type.Array(SkippedRowSchema) }),
-      },
-    },
-    async ({ params, query }) => {
-      if (!(await findSyncJob(db, params.id))) throw notFound('Sync job', params.id);
-      return ok(await listSkippedRows(db, params.id, query));
-    },
-  );
-
-  app.get(
     '/sync/adapters',
     {
+      config: { access: ADAPTERS },
       schema: {
         operationId: 'listSyncAdapters',
         summary: 'The registered sync adapters',

@@ -1,4 +1,5 @@
 import { Name, Nullable, StampsAt, Type, type Static, UpdateOf } from '@platform/core';
+import { Owned, Team } from './items.js';
 
 export const CategoryInputSchema = Type.Object({
   name: Name('category name'),
@@ -6,6 +7,7 @@ export const CategoryInputSchema = Type.Object({
   color: Type.Optional(
     Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: '#rrggbb' })),
   ),
+  team: Type.Optional(Team),
 });
 export const CategoryUpdateSchema = UpdateOf(CategoryInputSchema);
 
@@ -14,6 +16,7 @@ export const CategorySchema = Type.Object({
   name: Type.String(),
   description: Nullable(Type.String()),
   color: Nullable(Type.String({ description: '#rrggbb, lower case' })),
+  ...Owned,
   ...StampsAt,
 });
 export type Category = Static<typeof CategorySchema>;

@@ -14,6 +14,7 @@ import {
   UpdateOf,
   TagsSchema,
   unique,
+  type Ownership,
 } from '@platform/core';
 import type { ItemChanges, ItemRow, NewItem } from '../database.js';
 import type { ItemFilter } from '../repositories/items.js';
@@ -26,6 +27,28 @@ export const Currency = (description: string) =>
 /** A day as YYYY-MM-DD. */
 export const Day = (description: string) =>
   Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+
+/** A resource's team as a create or an update names it: a catalog owner the caller is in. */
+export const Team = Nullable(
+  Type.String({
+    minLength: 1,
+    maxLength: 100,
+    title: 'team',
+    description:
+      'A team (a catalog owner) whose members may change it too; you must be in it (admins: any)',
+  }),
+);
+
+/** Who owns a resource, as the API shows it (read-only). */
+export const Owned = {
+  createdBy: Nullable(
+    Type.String({
+      description:
+        'Who made it: an email, or key:<name> for a team key; null: no one (admins only)',
+    }),
+  ),
+  team: Nullable(Type.String({ description: 'The team whose members may change it too' })),
+};
 
 /** An item as a client sends it: name and amount, the rest optional (titles name fields in errors). */
 export const ItemInputSchema = Type.Object({
@@ -50,6 +73,7 @@ export const ItemInputSchema = Type.Object({
       service: Nullable(Label('The platform service it is for')),
       stageApp: Nullable(Label('The sandbox app it is for')),
       author: Nullable(Label('Who spent it')),
+      team: Team,
     }),
   ).properties,
 });
@@ -82,6 +106,7 @@ export const ItemSchema = Type.Object({
   dimensions: Type.Record(Type.String(), Type.Unknown(), {
     description: 'FOCUS imports: the FinOps columns no other field holds, by their FOCUS names',
   }),
+  ...Owned,
   ...StampsAt,
 });
 export type Item = Static<typeof ItemSchema>;
@@ -94,6 +119,8 @@ export const toItem = (row: ItemRow): Item => ({
   date: row.date.toISOString(),
   stageApp: row.stage_app,
   exactAmount: row.exact_amount === null ? null : String(row.exact_amount),
+  createdBy: row.created_by,
+  team: row.team,
   ...stampsAt(row.created_at, row.updated_at),
 });
 
@@ -142,7 +169,10 @@ export function checkPeriod(recurring: boolean, period: string | null) {
   if (recurring && !period) throw badRequest('period is required when recurring is true');
 }
 
-/** The columns of the fields sent, for a create and an update (undefined ones are left alone). */
+/**
+ * The columns of the fields sent, for a create and an update (undefined ones are left alone);
+ * `team` is the handler's, once the policy has checked it (ownershipFor).
+ */
 export const columnsOf = (input: ItemUpdate): ItemChanges => ({
   name: input.name,
   amount: input.amount,
@@ -162,9 +192,14 @@ export const columnsOf = (input: ItemUpdate): ItemChanges => ({
   author: input.author,
 });
 
-/** Columns of a new item: the defaults are the configured currency, now (and not recurring). */
-export function newItem(input: ItemInput, defaultCurrency: string): NewItem {
+/**
+ * Columns of a new item, owned by `owner`: the defaults are the configured currency, now (and
+ * not recurring).
+ */
+export function newItem(input: ItemInput, defaultCurrency: string, owner: Ownership): NewItem {
   checkPeriod(input.recurring ?? false, input.period ?? null);
   const { currency = defaultCurrency, date = new Date(), ...columns } = columnsOf(input);
-  return { ...columns, id: newId(12), name: input.name, amount: input.amount, currency, date };
+  const { name, amount } = input;
+  const owned = { created_by: owner.createdBy, team: owner.team };
+  return { ...columns, id: newId(12), name, amount, currency, date, ...owned };
 }

@@ -47,6 +47,12 @@ export const SyncJobSchema = Type.Object({
     description:
       'A preview: the first 100 skipped rows, by line; rowsSkipped counts them all, GET /sync/jobs/:id/skipped lists them all',
   }),
+  createdBy: Nullable(
+    Type.String({
+      description:
+        'Who started it (an email, or key:<name> for a team key); the items it created record them. null: no person (authentication off)',
+    }),
+  ),
   startedAt: IsoTimestamp,
   completedAt: Nullable(IsoTimestamp),
 });
@@ -63,6 +69,7 @@ export const toSyncJob = (row: SyncJobRow): SyncJob => ({
   rowsWritten: row.rows_written,
   rowsSkipped: row.rows_skipped,
   skippedRows: row.skipped,
+  createdBy: row.created_by,
   startedAt: row.started_at.toISOString(),
   completedAt: row.completed_at?.toISOString() ?? null,
 });

@@ -1,4 +1,4 @@
-import { newId, unique } from '@platform/core';
+import { newId, unique, type Ownership } from '@platform/core';
 import type { CatalogDb } from '../database.js';
 import { replaceDependencies } from '../repositories/dependencies.js';
 import {
@@ -8,6 +8,7 @@ import {
   type ExistingRow,
   type loadExisting,
 } from '../repositories/import.js';
+import { ownerOwnershipOf, ownershipOf } from '../repositories/ownership.js';
 import { replaceApis } from '../repositories/relations.js';
 import type { Desired, Ref, Target } from './mapping.js';
 
@@ -23,6 +24,8 @@ export interface Step {
   columns: Record<string, unknown>;
   links: Partial<Record<LinkField, string[]>>;
   changes: string[];
+  /** Who owns the record, when it exists already: who may let the import change it. */
+  ownership?: Ownership;
 }
 
 /** JSON with keys sorted: jsonb gives keys back in its own order. */
@@ -112,6 +115,10 @@ export function planImport(desired: Desired[], existing: Existing) {
       columns,
       links,
       changes,
+      ownership:
+        d.target === 'owner'
+          ? ownerOwnershipOf(before as ExistingRow & { created_by: unknown; members: unknown })
+          : ownershipOf(before as ExistingRow & { created_by: unknown; team: unknown }),
     };
   });
   problems.push(...ownerProblems(steps, existing.owner));
@@ -151,8 +158,15 @@ function ownerProblems(steps: Step[], owners: ExistingRow[]): string[] {
   return problems;
 }
 
-/** Writes the steps, in the caller's transaction: owners, systems, APIs, services, then links. */
-export async function applyImport(db: CatalogDb, steps: Step[]) {
+/**
+ * Writes the steps, in the caller's transaction: owners, systems, APIs, services, then links.
+ * The records it creates get `owned` (the importer, its key's team); an owner no team.
+ */
+export async function applyImport(
+  db: CatalogDb,
+  steps: Step[],
+  owned: { created_by: string | null; team: string | null },
+) {
   for (const target of ['owner', 'system', 'api', 'service'] as const) {
     const mine = steps.filter(
       (step) => step.desired.target === target && step.action !== 'unchanged',
@@ -160,7 +174,9 @@ export async function applyImport(db: CatalogDb, steps: Step[]) {
     const created = mine.filter((step) => step.action === 'created');
     // Owners first without their parent: a parent may be created by the same import.
     const insertColumns = (step: Step) =>
-      target === 'owner' ? { ...step.columns, parent_id: null } : step.columns;
+      target === 'owner'
+        ? { ...step.columns, parent_id: null, created_by: owned.created_by }
+        : { ...step.columns, ...owned };
     await insertRows(
       db,
       TABLE[target],

@@ -3,10 +3,12 @@ import * as catalog from './2026-11-21-catalog.js';
 import * as backstage from './2026-11-22-backstage.js';
 import * as graphVersion from './2026-12-01-graph-version.js';
 import * as searchTrigrams from './2026-12-02-search-trigrams.js';
+import * as ownership from './2026-12-03-ownership.js';
 
 export const migrations: Migrations = {
   '2026-11-21-catalog': catalog,
   '2026-11-22-backstage': backstage,
   '2026-12-01-graph-version': graphVersion,
   '2026-12-02-search-trigrams': searchTrigrams,
+  '2026-12-03-ownership': ownership,
 };

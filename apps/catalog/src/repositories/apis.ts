@@ -17,6 +17,8 @@ function selectApis(db: CatalogDb) {
       'a.description',
       'a.lifecycle',
       'a.tags',
+      'a.created_by',
+      'a.team',
       'a.created_at',
       'a.updated_at',
       'o.name as owner',

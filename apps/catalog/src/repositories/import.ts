@@ -30,7 +30,7 @@ export async function loadExisting(
 ) {
   const owners = await db
     .selectFrom('owners')
-    .select(['id', 'name', 'email', 'team', 'kind', 'parent_id'])
+    .select(['id', 'name', 'email', 'team', 'kind', 'parent_id', 'created_by', 'members'])
     .execute();
   const named = <T extends 'systems' | 'apis' | 'services'>(table: T, list: string[]) =>
     list.length === 0

@@ -8,6 +8,7 @@ import {
   stampsAt,
   Type,
   unique,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
@@ -20,6 +21,7 @@ import {
   updateApi,
 } from '../repositories/apis.js';
 import { linkedGroup, linkId } from '../repositories/groups.js';
+import { findOwnership } from '../repositories/ownership.js';
 import { serviceNamesUsing } from '../repositories/relations.js';
 import {
   API_BODY_LIMIT,
@@ -30,19 +32,24 @@ import {
   ApiUpdateSchema,
   type ApiInput,
 } from '../schemas/apis.js';
+import { ownershipColumns, teamChange } from '../ownership.js';
 
 /** The 409 of a name taken (nameTaken would lower-case `API`). */
 const apiNameTaken = (name: string) => `An API named ${name} exists already`;
 
 /** The API as shown, the stamps as ISO text. */
-const toApi = <Row extends { created_at: Date; updated_at: Date }>({
+const toApi = <Row extends { created_at: Date; updated_at: Date; created_by: string | null }>({
   created_at,
   updated_at,
+  created_by,
   ...row
-}: Row) => ({ ...row, ...stampsAt(created_at, updated_at) });
+}: Row) => ({ ...row, createdBy: created_by, ...stampsAt(created_at, updated_at) });
 
 /** The columns of the fields sent: owner and system resolved (BAD_REQUEST when unknown). */
-async function columnsOf(db: CatalogDb, { owner, system, tags, ...fields }: Partial<ApiInput>) {
+async function columnsOf(
+  db: CatalogDb,
+  { owner, system, tags, team: _team, ...fields }: Partial<ApiInput>,
+) {
   const ownerRow = await linkedGroup(db, 'owners', 'owner', owner);
   const systemRow = await linkedGroup(db, 'systems', 'system', system);
   return {
@@ -54,10 +61,20 @@ async function columnsOf(db: CatalogDb, { owner, system, tags, ...fields }: Part
 }
 
 /** APIs: their own collection, named apart from services (spec 2.4 leaves them open). */
-export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db, access }) => {
+  // Shared knowledge: any signed-in caller reads; members register APIs; their creator, their team
+  // and admins change or remove them.
+  const owner: Access['owner'] = (request) =>
+    findOwnership(db, 'apis', (request.params as { idOrName?: unknown }).idOrName);
+  const READ: Access = { resource: 'catalog.api', action: 'read' };
+  const CREATE: Access = { resource: 'catalog.api', action: 'create' };
+  const UPDATE: Access = { resource: 'catalog.api', action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'catalog.api', action: 'delete', rule: 'owner', owner };
+
   app.get(
     '/apis',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listApis',
         summary: 'List APIs by name',
@@ -74,6 +91,7 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
     '/apis',
     {
       bodyLimit: API_BODY_LIMIT,
+      config: { access: CREATE },
       schema: {
         operationId: 'createApi',
         summary: 'Register an API',
@@ -83,9 +101,11 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
     },
     async (request, reply) => {
       const id = newId();
+      const { name, type, team } = request.body;
+      const owned = await ownershipColumns(request.identity, team, access);
       const columns = await columnsOf(db, request.body);
-      const { name, type } = request.body;
-      const insert = () => insertApi(db, { ...columns, id, name, type, tags: columns.tags ?? [] });
+      const row = { ...columns, ...owned, id, name, type, tags: columns.tags ?? [] };
+      const insert = () => insertApi(db, row);
       await orConflict(insert, apiNameTaken(name));
       return reply.code(201).send(ok(toApi(await getApi(db, id))));
     },
@@ -94,6 +114,7 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
   app.get(
     '/apis/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getApi',
         summary: 'Get an API with its definition (by id, then by name)',
@@ -111,6 +132,7 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
     '/apis/:idOrName',
     {
       bodyLimit: API_BODY_LIMIT,
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateApi',
         summary: 'Update an API',
@@ -123,7 +145,8 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
     async (request) => {
       const { id } = await findApi(db, request.params.idOrName);
       const { name } = request.body;
-      const columns = await columnsOf(db, request.body);
+      const team = await teamChange(request.identity, request.body.team, access);
+      const columns = { ...(await columnsOf(db, request.body)), team };
       const update = () => updateApi(db, id, columns);
       await (name === undefined ? update() : orConflict(update, apiNameTaken(name)));
       return ok(toApi(await getApi(db, id)));
@@ -133,6 +156,7 @@ export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => 
   app.delete(
     '/apis/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteApi',
         summary: 'Remove an API',

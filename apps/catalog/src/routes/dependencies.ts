@@ -4,11 +4,13 @@ import {
   notFound,
   ok,
   responses,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import type { CatalogDatabase } from '../database.js';
 import { addDependency, dependencyIds, removeDependency } from '../repositories/dependencies.js';
 import { currentGraph } from '../repositories/graph.js';
+import { findOwnership } from '../repositories/ownership.js';
 import { findService, findServiceIds } from '../repositories/services.js';
 import {
   DependenciesSchema,
@@ -19,9 +21,16 @@ import {
 } from '../schemas/dependencies.js';
 
 export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+  // A service's dependencies are part of it: its owners change them. The graph is shared knowledge.
+  const owner: Access['owner'] = (request) =>
+    findOwnership(db, 'services', (request.params as { idOrName?: unknown }).idOrName);
+  const CHANGE: Access = { resource: 'catalog.service', action: 'update', rule: 'owner', owner };
+  const GRAPH: Access = { resource: 'catalog.graph', action: 'read' };
+
   app.post(
     '/services/:idOrName/dependencies',
     {
+      config: { access: CHANGE },
       schema: {
         operationId: 'addDependency',
         summary: 'Add a dependency',
@@ -44,6 +53,7 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
   app.delete(
     '/services/:idOrName/dependencies/:dependsOn',
     {
+      config: { access: CHANGE },
       schema: {
         operationId: 'removeDependency',
         summary: 'Remove a dependency',
@@ -65,6 +75,7 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
   app.get(
     '/deps/:idOrName',
     {
+      config: { access: GRAPH },
       schema: {
         operationId: 'getDependencyGraph',
         summary: 'The transitive dependency graph of a service',

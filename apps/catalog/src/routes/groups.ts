@@ -11,6 +11,7 @@ import {
   stampsAt,
   Type,
   unique,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import { isForeignKeyViolation, jsonb } from '@platform/db';
@@ -33,11 +34,14 @@ import {
   type GroupRow,
   type GroupTable,
 } from '../repositories/groups.js';
+import { findOwnerOwnership, findOwnership } from '../repositories/ownership.js';
 import { OwnerSchemas, SystemSchemas, type GroupSchemas } from '../schemas/groups.js';
+import { ownershipColumns, teamChange } from '../ownership.js';
 
 /** A record as shown: its columns but the link ids, the stamps as ISO text. */
-const toRecord = ({ created_at, updated_at, ...fields }: GroupRow) => ({
+const toRecord = ({ created_at, updated_at, created_by, ...fields }: GroupRow) => ({
   ...fields,
+  createdBy: created_by,
   ...stampsAt(created_at, updated_at),
 });
 
@@ -49,6 +53,11 @@ interface GroupKind {
   columns(db: CatalogDb, fields: Fields, current?: GroupRow): Promise<GroupColumns>;
   /** What a get adds to the record and its services. */
   extra(db: CatalogDb, id: string): Promise<Fields>;
+  /**
+   * Whether its `team` is the team that owns it (a system), checked as such; an owner's `team` is
+   * a display name, and the team that owns an owner is the owner itself.
+   */
+  teamOwns: boolean;
 }
 
 const systemKind: GroupKind = {
@@ -57,10 +66,11 @@ const systemKind: GroupKind = {
     return { ...fields, owner_id: linkId(row), tags: tags && jsonb(unique(tags as string[])) };
   },
   extra: async () => ({}),
+  teamOwns: true,
 };
 
 const ownerKind: GroupKind = {
-  async columns(db, { parent, ...fields }, current) {
+  async columns(db, { parent, members, ...fields }, current) {
     const row = await linkedGroup(db, 'owners', 'parent', parent as string | null | undefined);
     if (row && row.kind !== 'group')
       throw badRequest(`parent must be a group: ${row.name} is a ${row.kind}`);
@@ -73,9 +83,11 @@ const ownerKind: GroupKind = {
       if (children.length > 0)
         throw conflict(`Owner ${current.name} still has child groups: ${children.join(', ')}`);
     }
-    return { ...fields, parent_id: linkId(row) };
+    const emails = members && unique((members as string[]).map((m) => m.toLowerCase()));
+    return { ...fields, parent_id: linkId(row), members: emails && jsonb(emails) };
   },
   extra: async (db, id) => ({ children: await childrenOf(db, id) }),
+  teamOwns: false,
 };
 
 /** A cycle the new parent would close: the chain from the record through its new ancestors. */
@@ -104,7 +116,21 @@ function groupRoutes(
   const noun = resource.toLowerCase();
   const taken = (name: string) => nameTaken(noun, name);
 
-  return async (app, { db }) => {
+  return async (app, { db, access }) => {
+    // Shared knowledge: any signed-in caller reads; members create; the record's creator, its team
+    // and admins change or delete it (an owner's team is itself: its members manage it).
+    const owner: Access['owner'] = (request) => {
+      const { idOrName } = request.params as { idOrName?: unknown };
+      return table === 'owners'
+        ? findOwnerOwnership(db, idOrName)
+        : findOwnership(db, table, idOrName);
+    };
+    const declared = `catalog.${noun}`;
+    const READ: Access = { resource: declared, action: 'read' };
+    const CREATE: Access = { resource: declared, action: 'create' };
+    const UPDATE: Access = { resource: declared, action: 'update', rule: 'owner', owner };
+    const DELETE: Access = { resource: declared, action: 'delete', rule: 'owner', owner };
+
     /** The record (with the name it points at); NOT_FOUND when there is none. */
     const find = async (idOrName: string) => {
       const found = await findGroup(db, table, idOrName);
@@ -121,6 +147,7 @@ function groupRoutes(
     app.get(
       path,
       {
+        config: { access: READ },
         schema: {
           operationId: `list${resource}s`,
           summary: `List ${table} by name`,
@@ -135,6 +162,7 @@ function groupRoutes(
     app.post(
       path,
       {
+        config: { access: CREATE },
         schema: {
           operationId: `create${resource}`,
           summary: `Create a ${noun}`,
@@ -143,9 +171,19 @@ function groupRoutes(
         },
       },
       async (request, reply) => {
-        const fields = request.body as Fields & { name: string };
+        const fields = request.body as Fields & { name: string; team?: string | null };
         const id = newId();
-        const columns = { id, ...(await kind.columns(db, fields)) };
+        const team = kind.teamOwns ? fields.team : undefined;
+        const owned = await ownershipColumns(request.identity, team, access);
+        // Listing a new team's members is for admins and those the identity provider puts in it.
+        const listed = (fields as { members?: string[] }).members ?? [];
+        if (!kind.teamOwns && listed.length > 0)
+          await ownershipColumns(request.identity, fields.name, access);
+        const columns = {
+          id,
+          ...(await kind.columns(db, fields)),
+          ...(kind.teamOwns ? owned : { created_by: owned.created_by }),
+        };
         await orConflict(() => insertGroup(db, table, columns), taken(fields.name));
         return reply.code(201).send(ok(toRecord((await getGroup(db, table, id))!)));
       },
@@ -154,6 +192,7 @@ function groupRoutes(
     app.get(
       `${path}/:idOrName`,
       {
+        config: { access: READ },
         schema: {
           operationId: `get${resource}`,
           summary: `Get a ${noun} with its services`,
@@ -167,6 +206,7 @@ function groupRoutes(
     app.put(
       `${path}/:idOrName`,
       {
+        config: { access: UPDATE },
         schema: {
           operationId: `update${resource}`,
           summary: `Update a ${noun}`,
@@ -178,8 +218,9 @@ function groupRoutes(
       },
       async (request) => {
         const current = await find(request.params.idOrName);
-        const fields = request.body as Fields;
+        const fields = request.body as Fields & { team?: string | null };
         const columns = await kind.columns(db, fields, current);
+        if (kind.teamOwns) columns.team = await teamChange(request.identity, fields.team, access);
         const update = () =>
           db.transaction().execute(async (trx) => {
             if (table === 'owners')
@@ -196,6 +237,7 @@ function groupRoutes(
     app.delete(
       `${path}/:idOrName`,
       {
+        config: { access: DELETE },
         schema: {
           operationId: `delete${resource}`,
           summary: `Delete a ${noun}`,

@@ -1,7 +1,17 @@
-import { badRequest, ok, orConflict, responses, type ServiceRoutes } from '@platform/core';
+import {
+  ApiError,
+  badRequest,
+  describeIdentity,
+  ok,
+  orConflict,
+  responses,
+  type Access,
+  type ServiceRoutes,
+} from '@platform/core';
 import type { CatalogDatabase } from '../database.js';
 import { mapEntities, type Ref } from '../import/mapping.js';
-import { applyImport, planImport } from '../import/plan.js';
+import { applyImport, planImport, type Step } from '../import/plan.js';
+import { auditDenial, ownerCheck, ownershipColumns } from '../ownership.js';
 import { lockOwnerParents } from '../repositories/groups.js';
 import { loadExisting } from '../repositories/import.js';
 import { ImportInputSchema, ImportResultSchema, type ImportResult } from '../schemas/import.js';
@@ -27,11 +37,28 @@ function namesOf(desired: ReturnType<typeof mapEntities>['desired']) {
   return names;
 }
 
-export const importRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+/**
+ * Members import; what an import creates is theirs. What it would change of existing records
+ * needs what a PUT of each needs, ownership: else 403 naming them all, nothing written.
+ */
+const IMPORT: Access = { resource: 'catalog.import', action: 'create' };
+
+/** The 403 of an import that would change records the caller does not own. */
+function refusal(who: string, refused: Step[]) {
+  const whose = (step: Step) => {
+    const { createdBy, team } = step.ownership ?? { createdBy: null, team: null };
+    const owners = [createdBy, team && `team ${team}`].filter(Boolean).join(' and ');
+    return `${step.desired.label} (it belongs to ${owners || 'no one: admins only'})`;
+  };
+  return `${who} may not update catalog records it does not own, nothing written: ${refused.map(whose).join(', ')}`;
+}
+
+export const importRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db, access }) => {
   app.post(
     '/import',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
+      config: { access: IMPORT },
       schema: {
         operationId: 'importEntities',
         summary: 'Import Backstage descriptors',
@@ -43,8 +70,10 @@ export const importRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) 
     },
     async (request) => {
       const { entities, dryRun = false } = request.body;
+      const owned = await ownershipColumns(request.identity, undefined, access);
+      const mayChange = await ownerCheck(request.identity, access);
       const mapped = mapEntities(entities);
-      const result = await orConflict(
+      const outcome = await orConflict(
         () =>
           db.transaction().execute(async (trx) => {
             // Owners' parents are read and may be set: serialised with PATCH of a parent first.
@@ -56,11 +85,24 @@ export const importRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) 
               throw badRequest(
                 `Import refused, nothing written: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `- ${p}`).join('\n')}`,
               );
-            if (!dryRun) await applyImport(trx, steps);
-            return steps;
+            const refused: Step[] = [];
+            for (const step of steps)
+              if (step.action === 'updated' && !(await mayChange(step.ownership!)))
+                refused.push(step);
+            if (!dryRun && refused.length === 0) await applyImport(trx, steps, owned);
+            return { steps, refused };
           }),
         'A record of the import was created meanwhile by someone else; import again',
       );
+      if (outcome.refused.length > 0) {
+        // After the transaction: the audit trail may live on the same (embedded) database.
+        await auditDenial(request, access, IMPORT.resource, 'ownership');
+        throw new ApiError(
+          'FORBIDDEN',
+          refusal(describeIdentity(request.identity), outcome.refused),
+        );
+      }
+      const result = outcome.steps;
       const count = (action: string) => result.filter((step) => step.action === action).length;
       const answer: ImportResult = {
         dryRun,

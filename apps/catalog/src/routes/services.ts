@@ -8,6 +8,7 @@ import {
   responses,
   stampsAt,
   Type,
+  type Access,
   type ServiceRoutes,
   type Static,
   unique,
@@ -15,6 +16,7 @@ import {
 import type { CatalogDatabase, CatalogDb } from '../database.js';
 import { findApiIds } from '../repositories/apis.js';
 import { linkedGroup, linkId } from '../repositories/groups.js';
+import { findOwnership } from '../repositories/ownership.js';
 import {
   deleteService,
   findService,
@@ -33,10 +35,12 @@ import {
   type Service,
 } from '../schemas/services.js';
 import { checkAnnotations, checkLinks } from '../schemas/metadata.js';
+import { ownershipColumns, shownOwnership, teamChange } from '../ownership.js';
 
 /** The service as shown (the reply keeps only the fields of ServiceSchema). */
 const toService = (row: ServiceWithLinks): Service => ({
   ...row,
+  ...shownOwnership(row),
   ...stampsAt(row.created_at, row.updated_at),
 });
 
@@ -70,10 +74,20 @@ async function columnsOf(db: CatalogDb, fields: ServiceInput) {
   return { columns, apiLinks };
 }
 
-export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db, access }) => {
+  // Shared knowledge: any signed-in caller reads; members register services; their creator, their
+  // team and admins change or remove them.
+  const owner: Access['owner'] = (request) =>
+    findOwnership(db, 'services', (request.params as { idOrName?: unknown }).idOrName);
+  const READ: Access = { resource: 'catalog.service', action: 'read' };
+  const CREATE: Access = { resource: 'catalog.service', action: 'create' };
+  const UPDATE: Access = { resource: 'catalog.service', action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'catalog.service', action: 'delete', rule: 'owner', owner };
+
   app.get(
     '/services',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listServices',
         summary: 'List services by name',
@@ -88,6 +102,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
   app.post(
     '/services',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createService',
         summary: 'Register a service',
@@ -96,11 +111,12 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
       },
     },
     async (request, reply) => {
-      const { name } = request.body;
+      const { name, team } = request.body;
+      const owned = await ownershipColumns(request.identity, team, access);
       const { columns, apiLinks } = await columnsOf(db, request.body);
       const id = newId();
-      const insert = () =>
-        insertService(db, { ...columns, id, name, tags: columns.tags ?? [] }, apiLinks);
+      const row = { ...columns, ...owned, id, name, tags: columns.tags ?? [] };
+      const insert = () => insertService(db, row, apiLinks);
       await orConflict(insert, nameTaken('Service', name));
       return reply.code(201).send(ok(toService(await getService(db, id))));
     },
@@ -109,6 +125,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
   app.get(
     '/services/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getService',
         summary: 'Get a service (by id, then by name)',
@@ -123,6 +140,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
   app.put(
     '/services/:idOrName',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateService',
         summary: 'Update a service',
@@ -136,11 +154,12 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
     async (request) => {
       const { id } = await findService(db, request.params.idOrName);
       const { name, dependencies } = request.body;
+      const team = await teamChange(request.identity, request.body.team, access);
       const { columns, apiLinks } = await columnsOf(db, request.body);
       const targets = dependencies && unique(await findServiceIds(db, dependencies));
       if (targets?.includes(id)) throw badRequest('A service cannot depend on itself');
       const links = { ...apiLinks, dependencies: targets };
-      const update = () => updateService(db, id, columns, links);
+      const update = () => updateService(db, id, { ...columns, team }, links);
       await (name === undefined ? update() : orConflict(update, nameTaken('Service', name)));
       return ok(toService(await getService(db, id)));
     },
@@ -149,6 +168,7 @@ export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db })
   app.delete(
     '/services/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteService',
         summary: 'Remove a service',

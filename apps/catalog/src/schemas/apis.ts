@@ -11,6 +11,7 @@ import {
 import type { ApiType } from '../database.js';
 import { Description } from './groups.js';
 import { Token } from './metadata.js';
+import { OwnershipShown, TeamInput } from './ownership.js';
 
 /** Backstage's well-known API types, and `other` for the rest. */
 export const API_TYPES = [
@@ -45,6 +46,7 @@ export const ApiInputSchema = Type.Object({
     Nullable(Type.String({ description: 'Name (or id) of an existing system' })),
   ),
   tags: Type.Optional(TagsSchema),
+  team: TeamInput,
 });
 export type ApiInput = Static<typeof ApiInputSchema>;
 
@@ -61,6 +63,7 @@ const ApiFields = {
   tags: Type.Array(Type.String()),
   providedBy: Type.Array(Type.String(), { description: 'Ids of the services providing it' }),
   consumedBy: Type.Array(Type.String(), { description: 'Ids of the services consuming it' }),
+  ...OwnershipShown,
   ...StampsAt,
 };
 

@@ -9,6 +9,7 @@ import {
   type TSchema,
   UpdateOf,
 } from '@platform/core';
+import { CreatedBy, MembersInput, OwnershipShown, TeamInput } from './ownership.js';
 
 /** Free text describing a service, a system or an API. */
 export const Description = Type.String({ maxLength: 2000 });
@@ -48,11 +49,13 @@ export const SystemSchemas = groupSchemas(
       Nullable(Type.String({ description: 'Name (or id) of an existing owner' })),
     ),
     tags: Type.Optional(TagsSchema),
+    team: TeamInput,
   },
   {
     description: Nullable(Type.String()),
     owner: Nullable(Type.String({ description: 'Name of its owner' })),
     tags: Type.Array(Type.String()),
+    ...OwnershipShown,
   },
   {},
   {
@@ -70,23 +73,37 @@ export const OwnerSchemas = groupSchemas(
     email: Type.Optional(
       Nullable(Type.String({ format: 'email', maxLength: 254, description: 'Contact address' })),
     ),
-    team: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+    team: Type.Optional(
+      Nullable(
+        Type.String({ minLength: 1, maxLength: 100, description: 'Display name (not ownership)' }),
+      ),
+    ),
     kind: Type.Optional(
       Type.Enum(OWNER_KINDS, { default: 'group', description: 'group (default) or user' }),
     ),
     parent: Type.Optional(
       Nullable(Type.String({ description: 'Name (or id) of the parent group; groups only' })),
     ),
+    members: Type.Optional(MembersInput),
   },
   {
     email: Nullable(Type.String()),
-    team: Nullable(Type.String()),
+    team: Nullable(Type.String({ description: 'Display name' })),
     kind: Type.Enum(OWNER_KINDS),
     parent: Nullable(Type.String({ description: 'Name of the parent group' })),
+    members: Type.Array(Type.String(), { description: 'Emails of the people in this team' }),
+    createdBy: CreatedBy,
   },
   { children: Type.Array(RefSchema, { description: 'Groups whose parent this group is' }) },
   {
     kind: Type.Optional(Type.Enum(OWNER_KINDS, { description: 'Only groups or only users' })),
     parent: Type.Optional(Type.String({ description: 'Only the children of this group (name)' })),
+    member: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 254,
+        description: 'Only the owners with this email among their members (any case): its teams',
+      }),
+    ),
   },
 );

@@ -9,6 +9,7 @@ import {
 } from '@platform/core';
 import { Description } from './groups.js';
 import { AnnotationsSchema, LinksSchema, Token } from './metadata.js';
+import { OwnershipShown, TeamInput } from './ownership.js';
 
 const ApiRefs = (what: string) =>
   Type.Array(Type.String({ minLength: 1 }), {
@@ -30,6 +31,7 @@ const ServiceFields = {
   annotations: Type.Optional(Nullable(AnnotationsSchema)),
   providesApis: Type.Optional(ApiRefs('provides')),
   consumesApis: Type.Optional(ApiRefs('consumes')),
+  team: TeamInput,
 };
 
 export const ServiceInputSchema = Type.Object({ name: Name('service name'), ...ServiceFields });
@@ -59,6 +61,7 @@ export const ServiceSchema = Type.Object({
   dependencies: Type.Array(Type.String(), { description: 'Ids of the services it depends on' }),
   providesApis: Type.Array(Type.String(), { description: 'Ids of the APIs it provides' }),
   consumesApis: Type.Array(Type.String(), { description: 'Ids of the APIs it consumes' }),
+  ...OwnershipShown,
   ...StampsAt,
 });
 export type Service = Static<typeof ServiceSchema>;

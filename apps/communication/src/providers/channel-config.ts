@@ -5,8 +5,9 @@ import {
   encryptSecret,
   type AuthSettings,
 } from '@platform/core';
-import { CHANNEL_VARIABLE_PREFIX } from '../config.js';
+import { CHANNEL_VARIABLE_PREFIX, type CommunicationConfig } from '../config.js';
 import type { Provider, StoredConfig } from '../database.js';
+import { unboundReference } from './bindings.js';
 import { permanent } from './errors.js';
 
 // A channel's config: validated per provider when written, literal secrets encrypted at rest and
@@ -60,6 +61,8 @@ const secretKeys = (provider: Provider) =>
 
 export type ConfigValue = string | number | boolean;
 export type ConfigInput = Record<string, unknown>;
+/** The CHANNEL_ variables and where each may be sent (CHANNEL_X_DESTINATION). */
+export type ChannelVariables = Pick<CommunicationConfig, 'channelEnv' | 'channelBindings'>;
 
 /** Encrypts and decrypts literal secrets; null without SESSION_SECRET (authentication off). */
 export function secretVault(auth: AuthSettings) {
@@ -77,6 +80,10 @@ const channelOf = (provider: Provider) => `${provider === 'smtp' ? 'an' : 'a'} $
 
 const isReference = (value: unknown): value is string =>
   typeof value === 'string' && value.startsWith(ENV_PREFIX);
+
+/** The value of a CHANNEL_ variable, or undefined (never a property of Object.prototype). */
+const valueOf = (env: Readonly<Record<string, string>>, name: string) =>
+  Object.hasOwn(env, name) ? env[name] : undefined;
 
 const SENDER = /^([^<>]*<)?[^\s@<>,]+@[^\s@<>,]+>?$/;
 
@@ -115,12 +122,14 @@ function problem(kind: Kind, value: unknown, minLength = 1): string | undefined 
  * allowed in secret fields only and limited to CHANNEL_ variables, literal secrets encrypted. A
  * secret sent as the mask keeps the one stored in `previous` (a PATCH of a config read back from
  * GET), unless the destination changed (smtp host, port, user; webhook url): a stored secret is
- * never sent to a new destination without being given again.
+ * never sent to a new destination without being given again. Each `env:` reference must be bound
+ * to the channel's host or URL (CHANNEL_X_DESTINATION): a 400 naming the variable and the host.
  */
 export function storableConfig(
   provider: Provider,
   input: ConfigInput,
   vault: Vault,
+  variables: ChannelVariables,
   previous?: StoredConfig,
 ): StoredConfig {
   const fields = CONFIG_FIELDS[provider];
@@ -179,6 +188,13 @@ export function storableConfig(
     );
   if (provider === 'smtp' && stored.pass !== undefined && stored.user === undefined)
     throw badRequest('config.pass needs config.user (the SMTP login)');
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(stored))
+    values[key] = isReference(value)
+      ? valueOf(variables.channelEnv, value.slice(ENV_PREFIX.length))
+      : value;
+  const unbound = unboundReference(provider, stored, values, variables.channelBindings);
+  if (unbound) throw badRequest(unbound);
   return stored;
 }
 
@@ -192,12 +208,13 @@ export function maskedConfig(provider: Provider, stored: StoredConfig): StoredCo
 
 /**
  * The config a send uses: references resolved from the CHANNEL_ variables, secrets decrypted,
- * every value checked again. What cannot work fails the delivery permanently, naming the key.
+ * every value checked again, each reference's binding to the destination too. What cannot work
+ * fails the delivery permanently, naming the key.
  */
 export function resolvedConfig(
   provider: Provider,
   stored: StoredConfig,
-  channelEnv: Readonly<Record<string, string>>,
+  variables: ChannelVariables,
   vault: Vault,
 ): Record<string, ConfigValue> {
   const resolved: Record<string, ConfigValue> = {};
@@ -211,7 +228,7 @@ export function resolvedConfig(
           `config.${key} is an env: reference, which only secret fields may be: write it again`,
         );
       const name = value.slice(ENV_PREFIX.length);
-      const raw = Object.hasOwn(channelEnv, name) ? channelEnv[name] : undefined;
+      const raw = valueOf(variables.channelEnv, name);
       if (raw === undefined || raw === '')
         throw permanent(`config.${key} names ${value}, which is not set`);
       const parsed = parse(field.kind, raw);
@@ -232,6 +249,8 @@ export function resolvedConfig(
       }
     } else resolved[key] = value;
   }
+  const unbound = unboundReference(provider, stored, resolved, variables.channelBindings);
+  if (unbound) throw permanent(unbound);
   return resolved;
 }
 

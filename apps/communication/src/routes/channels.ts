@@ -8,6 +8,7 @@ import {
   responses,
   stampsAt,
   Type,
+  type Access,
 } from '@platform/core';
 import { isForeignKeyViolation } from '@platform/db';
 import type { ChannelRow, CommunicationRoutes } from '../database.js';
@@ -29,6 +30,15 @@ import {
   type Channel,
 } from '../schemas/channels.js';
 
+/**
+ * Channels are platform configuration: admins write them; every signed-in caller reads them
+ * (their config holds `env:` references and masks, never a secret).
+ */
+const READ: Access = { resource: 'communication.channel', action: 'read' };
+const CREATE: Access = { resource: 'communication.channel', action: 'create', rule: 'admin' };
+const UPDATE: Access = { resource: 'communication.channel', action: 'update', rule: 'admin' };
+const DELETE: Access = { resource: 'communication.channel', action: 'delete', rule: 'admin' };
+
 const toChannel = (row: ChannelRow): Channel => ({
   id: row.id,
   name: row.name,
@@ -39,12 +49,13 @@ const toChannel = (row: ChannelRow): Channel => ({
   ...stampsAt(row.created_at, row.updated_at),
 });
 
-export const channelRoutes: CommunicationRoutes = async (app, { db, auth }) => {
+export const channelRoutes: CommunicationRoutes = async (app, { db, auth, config: variables }) => {
   const vault = secretVault(auth);
 
   app.get(
     '/channels',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listChannels',
         summary: 'List channels by name',
@@ -62,18 +73,19 @@ export const channelRoutes: CommunicationRoutes = async (app, { db, auth }) => {
   app.post(
     '/channels',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createChannel',
         summary: 'Create a channel',
         description:
-          '`config` is checked against the provider (400 naming the key). 409 CONFLICT when a channel has that name already, in any case.',
+          "`config` is checked against the provider (400 naming the key); each env:CHANNEL_X reference must be bound to the channel's host or URL by CHANNEL_X_DESTINATION (400 naming the variable and the host). 409 CONFLICT when a channel has that name already, in any case.",
         body: ChannelInputSchema,
         response: responses({ 201: ChannelSchema }),
       },
     },
     async (request, reply) => {
       const { name, provider, description = null, config = {} } = request.body;
-      const stored = storableConfig(provider, config, vault);
+      const stored = storableConfig(provider, config, vault, variables);
       const row = await orConflict(
         () =>
           insertChannel(db, { id: newId(8, 'ch_'), name, provider, description, config: stored }),
@@ -86,6 +98,7 @@ export const channelRoutes: CommunicationRoutes = async (app, { db, auth }) => {
   app.get(
     '/channels/:id',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getChannel',
         summary: 'Get one channel by id or name',
@@ -99,6 +112,7 @@ export const channelRoutes: CommunicationRoutes = async (app, { db, auth }) => {
   app.patch(
     '/channels/:id',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateChannel',
         summary: 'Change a channel',
@@ -112,7 +126,8 @@ export const channelRoutes: CommunicationRoutes = async (app, { db, auth }) => {
     async (request) => {
       const channel = await findChannel(db, request.params.id);
       const { status, description, config } = request.body;
-      const stored = config && storableConfig(channel.provider, config, vault, channel.config);
+      const stored =
+        config && storableConfig(channel.provider, config, vault, variables, channel.config);
       const row = await updateChannel(db, channel.id, { status, description, config: stored });
       if (!row) throw notFound('Channel', request.params.id);
       return ok(toChannel(row));
@@ -122,6 +137,7 @@ export const channelRoutes: CommunicationRoutes = async (app, { db, auth }) => {
   app.delete(
     '/channels/:id',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteChannel',
         summary: 'Delete a channel',

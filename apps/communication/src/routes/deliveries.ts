@@ -1,4 +1,5 @@
-import { notFound, ok, responses, Type } from '@platform/core';
+import { notFound, ok, responses, Type, type Access } from '@platform/core';
+import { appOwners } from '../app-owners.js';
 import type { CommunicationRoutes } from '../database.js';
 import { channelIdOf } from '../repositories/channels.js';
 import { attemptsOf, findDelivery, listDeliveries } from '../repositories/deliveries.js';
@@ -12,10 +13,19 @@ import {
 } from '../schemas/deliveries.js';
 import { AppParams } from '../schemas/registrations.js';
 
-export const deliveryRoutes: CommunicationRoutes = async (app, { db }) => {
+export const deliveryRoutes: CommunicationRoutes = async (app, { db, platform }) => {
+  /** Private: an app's deliveries (message texts included) are its owners' and admins'. */
+  const READ: Access = {
+    resource: 'communication.delivery',
+    action: 'read',
+    rule: 'owner',
+    owner: appOwners(platform),
+  };
+
   app.get(
     '/apps/:appId/deliveries',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listDeliveries',
         summary: "List an app's deliveries, newest first",
@@ -43,6 +53,7 @@ export const deliveryRoutes: CommunicationRoutes = async (app, { db }) => {
   app.get(
     '/apps/:appId/deliveries/:id',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getDelivery',
         summary: 'Get one delivery with its message and every attempt',

@@ -1,5 +1,15 @@
-import { newId, notFound, ok, orConflict, responses, stampsAt, Type } from '@platform/core';
+import {
+  newId,
+  notFound,
+  ok,
+  orConflict,
+  responses,
+  stampsAt,
+  Type,
+  type Access,
+} from '@platform/core';
 import { isForeignKeyViolation } from '@platform/db';
+import { appOwners } from '../app-owners.js';
 import type { CommunicationRoutes, RegistrationRow } from '../database.js';
 import { checkTarget } from '../providers/targets.js';
 import { channelIdOf, findChannel } from '../repositories/channels.js';
@@ -30,7 +40,15 @@ const toRegistration = (row: RegistrationRow): Registration => ({
   ...stampsAt(row.created_at, row.updated_at),
 });
 
-export const registrationRoutes: CommunicationRoutes = async (app, { db }) => {
+export const registrationRoutes: CommunicationRoutes = async (app, { db, platform }) => {
+  /** Private: an app's registrations are its owners' (and admins'), read and written. */
+  const owner = appOwners(platform);
+  const resource = 'communication.registration';
+  const READ: Access = { resource, action: 'read', rule: 'owner', owner };
+  const CREATE: Access = { resource, action: 'create', rule: 'owner', owner };
+  const UPDATE: Access = { resource, action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource, action: 'delete', rule: 'owner', owner };
+
   /** The app's registration by its id or its channel's id or name; NOT_FOUND otherwise. */
   async function registration(appId: string, ref: string) {
     const row = await findRegistration(db, appId, ref);
@@ -41,6 +59,7 @@ export const registrationRoutes: CommunicationRoutes = async (app, { db }) => {
   app.get(
     '/apps/:appId/channels',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listRegistrations',
         summary: "List an app's channel registrations, newest first",
@@ -67,6 +86,7 @@ export const registrationRoutes: CommunicationRoutes = async (app, { db }) => {
   app.post(
     '/apps/:appId/channels',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createRegistration',
         summary: 'Register an app on a channel',
@@ -104,6 +124,7 @@ export const registrationRoutes: CommunicationRoutes = async (app, { db }) => {
   app.get(
     '/apps/:appId/channels/:id',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getRegistration',
         summary: 'Get one registration',
@@ -119,6 +140,7 @@ export const registrationRoutes: CommunicationRoutes = async (app, { db }) => {
   app.patch(
     '/apps/:appId/channels/:id',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateRegistration',
         summary: 'Change a registration',
@@ -149,6 +171,7 @@ export const registrationRoutes: CommunicationRoutes = async (app, { db }) => {
   app.delete(
     '/apps/:appId/channels/:id',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteRegistration',
         summary: 'Delete a registration',

@@ -7,8 +7,10 @@ import {
   newId,
   ok,
   responses,
+  type Access,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
+import { appOwners } from '../app-owners.js';
 import type { CommunicationRoutes, DeliveryRow } from '../database.js';
 import { deliveryJob } from '../deliver.js';
 import { isLive } from '../providers/index.js';
@@ -45,6 +47,13 @@ function idempotencyKey(header: string | string[] | undefined): string | null {
 export const sendRoutes: CommunicationRoutes = async (app, ctx) => {
   const { db } = ctx;
   const deliveries = ctx.jobs.define(deliveryJob({ ...ctx, log: app.log }));
+  /** Sending in an app's name: its owners (members), admins and the platform's services. */
+  const SEND: Access = {
+    resource: 'communication.delivery',
+    action: 'create',
+    rule: 'owner',
+    owner: appOwners(ctx.platform),
+  };
 
   /** The answer to a repeated key: the first delivery, or 409 when the request differs. */
   function repeat(first: DeliveryRow, hash: string | null) {
@@ -58,6 +67,7 @@ export const sendRoutes: CommunicationRoutes = async (app, ctx) => {
   app.post(
     '/apps/:appId/send',
     {
+      config: { access: SEND },
       schema: {
         operationId: 'send',
         summary: 'Send a message through a channel the app is registered on',

@@ -9,7 +9,8 @@ const Description = Type.String({
 
 const CONFIG_DESCRIPTION =
   'Per provider: smtp {host, port, secure, user, pass, from}; slack {webhookUrl}; webhook {url, secret}; log {}. ' +
-  'The secrets (smtp pass, slack webhookUrl, webhook secret) may be env:CHANNEL_<NAME>, resolved when sending; ' +
+  'The secrets (smtp pass, slack webhookUrl, webhook secret) may be env:CHANNEL_<NAME>, resolved when sending, ' +
+  "when CHANNEL_<NAME>_DESTINATION binds the variable to the channel's host or URL origin; " +
   'written literally they are stored encrypted and answered as "********". No other value may be an env: reference.';
 
 /** Checked per provider by the route (channel-config.ts), which names the key that is wrong. */

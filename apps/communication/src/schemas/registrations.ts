@@ -1,10 +1,13 @@
 import { PagedQuery, StampsAt, Type, type Static } from '@platform/core';
 
+export const APP_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]*$';
+
 export const AppId = Type.String({
   minLength: 1,
   maxLength: 100,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]*$',
-  description: 'The app (a published app id of stage, or any name up to 100 characters)',
+  pattern: APP_ID_PATTERN,
+  description:
+    "The app: a published app's sid in stage (whose owners it belongs to), or any name up to 100 characters (admins only)",
 });
 
 const Target = Type.String({

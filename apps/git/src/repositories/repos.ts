@@ -1,5 +1,5 @@
-import { findByIdOrName } from '@platform/core';
-import { sql } from '@platform/db';
+import { findByIdOrName, type Ownership } from '@platform/core';
+import { selectByIdOrName, sql } from '@platform/db';
 import type { GitDb, RepositoriesTable, RepositoryRow } from '../database.js';
 
 export type NewRepository = Omit<RepositoriesTable, 'created_at' | 'updated_at'>;
@@ -21,6 +21,19 @@ export function listRepositories(
 
 export const findRepository = (db: GitDb, idOrName: string) =>
   findByIdOrName(db, 'repositories', idOrName, 'Repository');
+
+/**
+ * Who owns a repository connection (its creator and team), resolved as `findRepository` resolves
+ * it; undefined when there is none (or the reference is not a string): the handler answers 404.
+ */
+export async function findRepositoryOwnership(
+  db: GitDb,
+  idOrName: unknown,
+): Promise<Ownership | undefined> {
+  if (typeof idOrName !== 'string' || idOrName.length === 0) return undefined;
+  const row = await selectByIdOrName(db, 'repositories', idOrName);
+  return row && { createdBy: row.created_by, team: row.team };
+}
 
 /** The repository a webhook delivery names (`owner/name`, any case), if it is connected. */
 export const repositoryNamed = (db: GitDb, fullName: string) =>

@@ -1,5 +1,5 @@
-import { conflict, ok, responses, Type, type ServiceRoutes } from '@platform/core';
-import { gitAccess } from '../access.js';
+import { conflict, ok, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
+import { gitAccess, repositoryOwner } from '../access.js';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase } from '../database.js';
 import { localWebhooks } from '../notify.js';
@@ -20,10 +20,24 @@ const ZERO = '0'.repeat(40);
 export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
   const access = gitAccess(ctx, app);
   const hooks = localWebhooks(ctx);
+  // Reading: anyone signed in (the git host decides the rest with the caller's own token).
+  // Branching and committing: members, as collaborators do, with their own token (README).
+  // Deleting a branch: the connection's owners.
+  const READ_BRANCHES: Access = { resource: 'git.branch', action: 'read' };
+  const CREATE_BRANCH: Access = { resource: 'git.branch', action: 'create' };
+  const DELETE_BRANCH: Access = {
+    resource: 'git.branch',
+    action: 'delete',
+    rule: 'owner',
+    owner: repositoryOwner(ctx),
+  };
+  const READ_COMMITS: Access = { resource: 'git.commit', action: 'read' };
+  const COMMIT: Access = { resource: 'git.commit', action: 'create' };
 
   app.get(
     '/repos/:id/branches',
     {
+      config: { access: READ_BRANCHES },
       schema: {
         operationId: 'listBranches',
         summary: 'Branches of a repository, by name',
@@ -41,6 +55,7 @@ export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, c
   app.post(
     '/repos/:id/branches',
     {
+      config: { access: CREATE_BRANCH },
       schema: {
         operationId: 'createBranch',
         summary: 'Create a branch from a ref',
@@ -53,7 +68,7 @@ export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, c
     },
     async (request, reply) => {
       const { user, name, from } = request.body;
-      const opened = await access.open(request, request.params.id, user);
+      const opened = await access.open(request, request.params.id, user, 'git.branch');
       const branch = await opened.git.createBranch(name, from ?? opened.repo.default_branch);
       if (opened.kind === 'local')
         await hooks.emit(opened.repo, 'create', {
@@ -68,6 +83,7 @@ export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, c
   app.delete(
     '/repos/:id/branches/:name',
     {
+      config: { access: DELETE_BRANCH },
       schema: {
         operationId: 'deleteBranch',
         summary: 'Delete a branch',
@@ -96,6 +112,7 @@ export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, c
   app.get(
     '/repos/:id/commits',
     {
+      config: { access: READ_COMMITS },
       schema: {
         operationId: 'listCommits',
         summary: 'Commits of a branch, newest first',
@@ -115,6 +132,7 @@ export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, c
   app.get(
     '/repos/:id/commits/:sha',
     {
+      config: { access: READ_COMMITS },
       schema: {
         operationId: 'getCommit',
         summary: 'One commit with the files it changed',
@@ -133,6 +151,7 @@ export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, c
     '/repos/:id/commits',
     {
       bodyLimit: 32 * 1024 * 1024,
+      config: { access: COMMIT },
       schema: {
         operationId: 'createCommit',
         summary: 'One commit of many files, atomically',
@@ -145,7 +164,7 @@ export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, c
     },
     async (request, reply) => {
       const { user, branch, message, files } = request.body;
-      const opened = await access.open(request, request.params.id, user);
+      const opened = await access.open(request, request.params.id, user, 'git.commit');
       const author = access.author(request, user);
       const commit = await opened.git.createCommit({ branch, message, files, author });
       if (opened.kind === 'local')

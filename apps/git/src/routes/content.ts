@@ -1,4 +1,4 @@
-import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/core';
+import { badRequest, ok, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
 import { gitAccess } from '../access.js';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase } from '../database.js';
@@ -13,6 +13,10 @@ import {
 } from '../schemas/git.js';
 import { RepoParams } from '../schemas/repos.js';
 
+/** Reading: anyone signed in; the git host decides the rest with the caller's own token. */
+const READ_FILES: Access = { resource: 'git.file', action: 'read' };
+const COMPARE: Access = { resource: 'git.commit', action: 'read' };
+
 /** Files (a directory listing, a file's content) and comparisons of two refs. */
 export const contentRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
   const access = gitAccess(ctx, app);
@@ -20,6 +24,7 @@ export const contentRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
   app.get(
     '/repos/:id/files',
     {
+      config: { access: READ_FILES },
       schema: {
         operationId: 'listFiles',
         summary: 'A directory of a repository at a ref',
@@ -40,6 +45,7 @@ export const contentRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
   app.get(
     '/repos/:id/files/*',
     {
+      config: { access: READ_FILES },
       schema: {
         operationId: 'getFile',
         summary: "A file's content at a ref",
@@ -60,6 +66,7 @@ export const contentRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
   app.get(
     '/repos/:id/compare/*',
     {
+      config: { access: COMPARE },
       schema: {
         operationId: 'compare',
         summary: 'Compare two refs: <base>...<head>',

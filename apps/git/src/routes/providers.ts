@@ -6,10 +6,12 @@ import {
   newId,
   ok,
   orConflict,
+  ownershipFor,
   PagedQuery,
   responses,
   stamps,
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import type { GitConfig } from '../config.js';
@@ -30,16 +32,24 @@ export const toProvider = (row: ProviderRow): Provider => ({
   type: row.type,
   passportProviderId: row.passport_provider_id,
   baseUrl: row.base_url,
+  createdBy: row.created_by,
+  team: row.team,
   ...stamps(row.created_at, row.updated_at),
 });
 
+/** Providers are platform configuration: anyone signed in reads them, admins change them. */
+const READ: Access = { resource: 'git.provider', action: 'read' };
+const CREATE: Access = { resource: 'git.provider', action: 'create', rule: 'admin' };
+const DELETE: Access = { resource: 'git.provider', action: 'delete', rule: 'admin' };
+
 export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
   app,
-  { db, config },
+  { db, config, access },
 ) => {
   app.get(
     '/providers',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listProviders',
         summary: 'List git providers, newest first',
@@ -53,6 +63,7 @@ export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
   app.post(
     '/providers',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createProvider',
         summary: 'Register a git provider',
@@ -63,13 +74,14 @@ export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
       },
     },
     async (request, reply) => {
-      const { name, type, passportProviderId, baseUrl } = request.body;
+      const { name, type, passportProviderId, baseUrl, team } = request.body;
       if (type === 'github' && !passportProviderId)
         throw badRequest(
           'passportProviderId is required for a github provider: the identity service provider of its tokens',
         );
       if (type === 'local' && (passportProviderId !== undefined || baseUrl !== undefined))
         throw badRequest('A local provider takes neither passportProviderId nor baseUrl');
+      const owner = await ownershipFor(request.identity, team, access);
       const row = await orConflict(
         () =>
           insertProvider(db, {
@@ -78,6 +90,8 @@ export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
             type,
             passport_provider_id: passportProviderId ?? null,
             base_url: type === 'github' ? allowedGithubUrl(config, baseUrl) : null,
+            created_by: owner.createdBy,
+            team: owner.team,
           }),
         nameTaken('Provider', name),
       );
@@ -88,6 +102,7 @@ export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
   app.get(
     '/providers/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getProvider',
         summary: 'One git provider',
@@ -101,6 +116,7 @@ export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
   app.delete(
     '/providers/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteProvider',
         summary: 'Delete a git provider',

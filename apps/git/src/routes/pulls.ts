@@ -7,9 +7,10 @@ import {
   responses,
   stamps,
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
-import { gitAccess, type Opened } from '../access.js';
+import { gitAccess, repositoryOwner, type Opened } from '../access.js';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase, PullRow } from '../database.js';
 import { localWebhooks } from '../notify.js';
@@ -45,6 +46,16 @@ export const pullRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   const { db } = ctx;
   const access = gitAccess(ctx, app);
   const hooks = localWebhooks(ctx);
+  // Reading: anyone signed in. Opening one: members, as collaborators do, with their own token
+  // (README). Merging: the connection's owners.
+  const READ: Access = { resource: 'git.pull', action: 'read' };
+  const OPEN: Access = { resource: 'git.pull', action: 'create' };
+  const MERGE: Access = {
+    resource: 'git.pull',
+    action: 'update',
+    rule: 'owner',
+    owner: repositoryOwner(ctx),
+  };
 
   async function localPull(opened: Opened, number: number) {
     const row = await findPull(db, opened.repo.id, number);
@@ -55,6 +66,7 @@ export const pullRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.get(
     '/repos/:id/pulls',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listPulls',
         summary: 'Pull requests, newest first',
@@ -75,6 +87,7 @@ export const pullRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.post(
     '/repos/:id/pulls',
     {
+      config: { access: OPEN },
       schema: {
         operationId: 'createPull',
         summary: 'Open a pull request from head into base',
@@ -88,7 +101,7 @@ export const pullRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
     async (request, reply) => {
       const { user, title, body, head, base } = request.body;
       if (head === base) throw badRequest('head and base must be different branches');
-      const opened = await access.open(request, request.params.id, user);
+      const opened = await access.open(request, request.params.id, user, 'git.pull');
       if (opened.kind === 'github')
         return reply.code(201).send(ok(await opened.git.pulls.create({ title, body, head, base })));
       const comparison = await opened.git.compare(base, head);
@@ -116,6 +129,7 @@ export const pullRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.get(
     '/repos/:id/pulls/:number',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getPull',
         summary: 'One pull request',
@@ -134,6 +148,7 @@ export const pullRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.post(
     '/repos/:id/pulls/:number/merge',
     {
+      config: { access: MERGE },
       schema: {
         operationId: 'mergePull',
         summary: 'Merge a pull request',

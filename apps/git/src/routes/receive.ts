@@ -1,5 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError, badRequest, newId, ok, responses, type ServiceRoutes } from '@platform/core';
+import {
+  ApiError,
+  badRequest,
+  newId,
+  ok,
+  responses,
+  type Access,
+  type ServiceRoutes,
+} from '@platform/core';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase } from '../database.js';
 import { hubSignature } from '../notify.js';
@@ -12,6 +20,9 @@ const BODY_LIMIT = 25 * 1024 * 1024;
 const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
 const header = (value: string | string[] | undefined) =>
   typeof value === 'string' ? value : undefined;
+
+/** GitHub cannot sign in: the signature is the authentication (checked in the handler). */
+const RECEIVE: Access = { resource: 'git.event', action: 'ingest', rule: 'public' };
 
 /** Constant-time comparison of `sha256=<hex>` signatures. */
 function sameSignature(expected: string, given: string): boolean {
@@ -36,7 +47,7 @@ export const receiveRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
     {
       // GitHub caps deliveries at 25 MB; the default 1 MiB would refuse the larger pushes.
       bodyLimit: BODY_LIMIT,
-      config: { public: true },
+      config: { access: RECEIVE },
       schema: {
         operationId: 'receiveWebhook',
         summary: 'Receive a webhook delivery (GitHub format)',

@@ -5,12 +5,14 @@ import {
   newId,
   ok,
   orConflict,
+  ownershipFor,
   responses,
   stamps,
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
-import { gitAccess } from '../access.js';
+import { gitAccess, repositoryOwner } from '../access.js';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase, RepositoryRow } from '../database.js';
 import type { RepoMetadata } from '../providers/backend.js';
@@ -42,6 +44,8 @@ export const toRepo = (row: RepositoryRow): Repo => ({
   connectedBy: row.connected_by,
   status: row.status,
   private: row.private,
+  createdBy: row.created_by,
+  team: row.team,
   ...stamps(row.created_at, row.updated_at),
 });
 
@@ -55,10 +59,18 @@ const columns = (meta: RepoMetadata) => ({
 export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
   const { db } = ctx;
   const access = gitAccess(ctx, app);
+  // Anyone signed in sees the connections; members connect; the connection's owners (its
+  // creator, its team, admins) change or remove it.
+  const READ: Access = { resource: 'git.repository', action: 'read' };
+  const CONNECT: Access = { resource: 'git.repository', action: 'create' };
+  const owner = repositoryOwner(ctx);
+  const SYNC: Access = { resource: 'git.repository', action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'git.repository', action: 'delete', rule: 'owner', owner };
 
   app.get(
     '/repos',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listRepos',
         summary: 'List connected repositories, newest first',
@@ -75,17 +87,19 @@ export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.post(
     '/repos',
     {
+      config: { access: CONNECT },
       schema: {
         operationId: 'connectRepo',
         summary: 'Connect a repository (local: create it)',
         description:
-          "github: reads the repository with user's delegated token (user required). local: creates the bare repository (default branch main), or reconnects the one kept from an earlier connection. 409 when a repository of that fullName is connected.",
+          "Members. github: reads the repository with the caller's own delegated token. local: creates the bare repository (default branch main), or reconnects the one kept from an earlier connection. 409 when a repository of that fullName is connected. Records createdBy (the caller) and team (one the caller is in, else 403).",
         body: RepoInputSchema,
         response: responses({ 201: RepoSchema }),
       },
     },
     async (request, reply) => {
-      const { providerId, owner, repoName, user } = request.body;
+      const { providerId, owner, repoName, user, team } = request.body;
+      const ownership = await ownershipFor(request.identity, team, ctx.access);
       const provider = await findProvider(db, providerId);
       const opened = await access.backend(request, provider, owner, repoName, user);
       if (opened.kind === 'local') await opened.git.create('main');
@@ -100,6 +114,8 @@ export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
             owner: meta.owner,
             repo_name: meta.repoName,
             connected_by: user ?? describeIdentity(request.identity),
+            created_by: ownership.createdBy,
+            team: ownership.team,
             ...columns(meta),
           }),
         nameTaken('Repository', fullName),
@@ -111,6 +127,7 @@ export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.get(
     '/repos/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getRepo',
         summary: 'One repository (id, or fullName in any case)',
@@ -124,6 +141,7 @@ export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.delete(
     '/repos/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteRepo',
         summary: 'Disconnect a repository',
@@ -142,6 +160,7 @@ export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx
   app.post(
     '/repos/:idOrName/sync',
     {
+      config: { access: SYNC },
       schema: {
         operationId: 'syncRepo',
         summary: "Refresh a repository's metadata from its provider",

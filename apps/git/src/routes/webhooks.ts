@@ -10,9 +10,10 @@ import {
   responses,
   stamps,
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
-import { gitAccess } from '../access.js';
+import { gitAccess, repositoryOwner } from '../access.js';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase, WebhookEventRow, WebhookRow } from '../database.js';
 import { localWebhooks } from '../notify.js';
@@ -71,10 +72,17 @@ export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
   const { db, config } = ctx;
   const access = gitAccess(ctx, app);
   const hooks = localWebhooks(ctx);
+  // A repository's webhooks send its events elsewhere: the connection's owners add and remove
+  // them. Received events: anyone signed in.
+  const owner = repositoryOwner(ctx);
+  const CREATE: Access = { resource: 'git.webhook', action: 'create', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'git.webhook', action: 'delete', rule: 'owner', owner };
+  const EVENTS: Access = { resource: 'git.event', action: 'read' };
 
   app.post(
     '/repos/:id/webhooks',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createWebhook',
         summary: 'Register a webhook on a repository',
@@ -131,6 +139,7 @@ export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
   app.delete(
     '/repos/:id/webhooks',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteWebhooks',
         summary: "Remove a repository's webhooks",
@@ -161,6 +170,7 @@ export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
   app.get(
     '/webhooks/events',
     {
+      config: { access: EVENTS },
       schema: {
         operationId: 'listWebhookEvents',
         summary: 'Received webhook events, newest first',

@@ -1,4 +1,5 @@
 import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import { Owned, Team } from './owner.js';
 
 export const PROVIDER_TYPES = ['github', 'local'] as const;
 
@@ -24,6 +25,7 @@ export const ProviderInputSchema = Type.Object({
         'github only: the REST API root (GitHub Enterprise: https://<host>/api/v3); default https://api.github.com',
     }),
   ),
+  team: Type.Optional(Team),
 });
 
 export const ProviderSchema = Type.Object({
@@ -32,6 +34,7 @@ export const ProviderSchema = Type.Object({
   type: Type.String(),
   passportProviderId: Nullable(Type.String()),
   baseUrl: Nullable(Type.String()),
+  ...Owned,
   ...Stamps,
 });
 export type Provider = Static<typeof ProviderSchema>;

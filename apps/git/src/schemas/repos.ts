@@ -1,11 +1,12 @@
 import { Nullable, PagedQuery, Stamps, Type, type Static } from '@platform/core';
+import { Owned, Team } from './owner.js';
 
 /** The person whose delegated token acts (spec 4.8): an email, as the identity service knows it. */
 export const User = Type.String({
   minLength: 1,
   maxLength: 320,
   description:
-    "Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones",
+    "Whose delegated token acts and who authors: the caller's own email (another person's is 403); default: the caller",
 });
 
 /** Never `.` or `..` (or only dots): a URL path normalises those away (GitHub's `GET /`). */
@@ -23,6 +24,7 @@ export const RepoInputSchema = Type.Object({
   owner: Segment('Owner (user or organisation)'),
   repoName: Segment('Repository name'),
   user: Type.Optional(User),
+  team: Type.Optional(Team),
 });
 
 export const UserBody = Type.Object({ user: Type.Optional(User) });
@@ -44,6 +46,7 @@ export const RepoSchema = Type.Object({
   connectedBy: Type.String(),
   status: Type.String({ description: 'active, archived or missing' }),
   private: Type.Boolean(),
+  ...Owned,
   ...Stamps,
 });
 export type Repo = Static<typeof RepoSchema>;

@@ -1,6 +1,8 @@
 import type { Migrations } from '@platform/db';
 import * as inference from './2026-11-22-inference.js';
+import * as ownership from './2026-12-03-ownership.js';
 
 export const migrations: Migrations = {
   '2026-11-22-inference': inference,
+  '2026-12-03-ownership': ownership,
 };

@@ -40,6 +40,8 @@ export class Call {
     readonly requestId: string,
     readonly app: string | null,
     readonly timeoutMs: number,
+    /** Who made the call (`creatorOf` the caller): the log row is theirs to read. */
+    readonly createdBy: string | null = null,
   ) {
     this.timer = setTimeout(() => this.controller.abort('timeout'), timeoutMs);
   }
@@ -99,6 +101,7 @@ export class Call {
       error: outcome.error ?? null,
       request_id: this.requestId,
       app: this.app,
+      created_by: this.createdBy,
     };
     this.log.add({
       ...row,

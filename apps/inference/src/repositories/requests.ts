@@ -13,11 +13,23 @@ export function findRequest(db: InferenceDb, id: string): Promise<RequestRow | u
   return db.selectFrom('requests').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Who made a logged call: what the `owner` rule of GET /requests/:id asks; undefined if none. */
+export async function findRequestOwnership(db: InferenceDb, id: string) {
+  const row = await db
+    .selectFrom('requests')
+    .select('created_by')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { createdBy: row.created_by, team: null };
+}
+
 export interface UsageFilter {
   /** Provider id or name (any case). */
   provider?: string;
   since?: Date;
   until?: Date;
+  /** Only the calls these callers made (any case); every call when undefined (admins). */
+  creators?: readonly string[];
 }
 
 function filtered(db: InferenceDb, filter: UsageFilter) {
@@ -31,6 +43,12 @@ function filtered(db: InferenceDb, filter: UsageFilter) {
     );
   if (filter.since) query = query.where('created_at', '>=', filter.since);
   if (filter.until) query = query.where('created_at', '<=', filter.until);
+  if (filter.creators !== undefined) {
+    const creators = filter.creators.map((c) => c.toLowerCase());
+    query = creators.length
+      ? query.where(sql<string>`lower(created_by)`, 'in', creators)
+      : query.where(sql<boolean>`false`);
+  }
   return query;
 }
 

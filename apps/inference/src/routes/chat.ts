@@ -7,7 +7,7 @@ import { withRetries, type Call } from '../providers/call.js';
 import { callOptions, textOf, tokensOf, type ChatMessage } from '../providers/chat-model.js';
 import { languageModel } from '../providers/sdk.js';
 import { ChatInputSchema, ChatSchema } from '../schemas/calls.js';
-import { prepare, sharedOf, startCall } from './context.js';
+import { INVOKE, prepare, sharedOf, startCall } from './context.js';
 import { streamChat } from './stream.js';
 
 export type ChatInput = {
@@ -45,6 +45,7 @@ export const chatRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = asy
   app.post(
     '/chat',
     {
+      config: { access: INVOKE },
       schema: {
         operationId: 'chat',
         summary: 'Chat with a model',
@@ -88,6 +89,7 @@ export const chatRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = asy
   app.post(
     '/chat/stream',
     {
+      config: { access: INVOKE },
       schema: {
         operationId: 'chatStream',
         summary: 'Chat with a model, streamed as Server-Sent Events',

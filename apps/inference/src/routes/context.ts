@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { onceFor } from '@platform/core';
+import { creatorOf, onceFor, type Access } from '@platform/core';
 import type { InferenceConfig } from '../config.js';
 import type { InferenceDb } from '../database.js';
 import { Call, type CallKind } from '../providers/call.js';
@@ -8,6 +8,17 @@ import { ProviderRegistry } from '../providers/registry.js';
 import { RequestLog } from '../providers/request-log.js';
 import { resolveRoute, type Route } from '../providers/routing.js';
 import { checkOffers } from '../providers/sdk.js';
+
+/**
+ * Calling a model (chat, stream, embed, images, transcribe): members, and keys with the narrow
+ * scope `inference:invoke` (or a broader one); never viewers.
+ */
+export const INVOKE: Access = {
+  resource: 'inference.model',
+  action: 'invoke',
+  rule: 'member',
+  scope: 'inference:invoke',
+};
 
 /** What the routes of one mounted instance share: the providers in memory, the log's writer. */
 export interface Shared {
@@ -73,7 +84,14 @@ export function startCall(
   reply: FastifyReply,
   kind: CallKind,
 ) {
-  const call = new Call(requestLog, kind, request.id, callingApp(request), config.timeoutMs);
+  const call = new Call(
+    requestLog,
+    kind,
+    request.id,
+    callingApp(request),
+    config.timeoutMs,
+    creatorOf(request.identity),
+  );
   const res = reply.raw;
   if (res.closed && !res.writableFinished) call.clientGone();
   else

@@ -15,7 +15,7 @@ import {
   TranscriptionSchema,
 } from '../schemas/calls.js';
 import { failBeforeOutput } from './chat.js';
-import { prepare, sharedOf, startCall } from './context.js';
+import { INVOKE, prepare, sharedOf, startCall } from './context.js';
 
 export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
   app,
@@ -31,6 +31,7 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
   app.post(
     '/embed',
     {
+      config: { access: INVOKE },
       schema: {
         operationId: 'embed',
         summary: 'Embed a text',
@@ -77,6 +78,7 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
   app.post(
     '/images',
     {
+      config: { access: INVOKE },
       schema: {
         operationId: 'generateImages',
         summary: 'Generate images',
@@ -121,6 +123,7 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
     {
       // Base64 is 4/3 of the audio, plus the JSON around it.
       bodyLimit: Math.ceil((maxBytes * 4) / 3) + 64 * 1024,
+      config: { access: INVOKE },
       schema: {
         operationId: 'transcribe',
         summary: 'Transcribe audio',

@@ -1,4 +1,12 @@
-import { ApiError, ok, PagedQuery, responses, Type, type ServiceRoutes } from '@platform/core';
+import {
+  ApiError,
+  ok,
+  PagedQuery,
+  responses,
+  Type,
+  type Access,
+  type ServiceRoutes,
+} from '@platform/core';
 import type { InferenceConfig } from '../config.js';
 import type { InferenceDatabase } from '../database.js';
 import { fetchModelIds } from '../providers/catalogs.js';
@@ -23,6 +31,10 @@ const SyncResultSchema = Type.Array(
   }),
 );
 
+const READ: Access = { resource: 'inference.model', action: 'read' };
+/** A sync sends every provider's key to its API: platform configuration, admins only. */
+const SYNC: Access = { resource: 'inference.model', action: 'manage', rule: 'admin' };
+
 export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
   app,
   { db, config },
@@ -30,6 +42,7 @@ export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
   app.get(
     '/models',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listModels',
         summary: 'List synced models, newest first',
@@ -58,6 +71,7 @@ export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
   app.post(
     '/models/sync',
     {
+      config: { access: SYNC },
       schema: {
         operationId: 'syncModels',
         summary: "Sync models from the providers' model-list APIs",

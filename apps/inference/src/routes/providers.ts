@@ -10,6 +10,7 @@ import {
   responses,
   stamps,
   Type,
+  type Access,
 } from '@platform/core';
 import type { InferenceDatabase, ProviderRow } from '../database.js';
 import type { InferenceConfig } from '../config.js';
@@ -30,6 +31,12 @@ import {
 } from '../schemas/providers.js';
 import { allowedBaseUrl, checkEnvVar, checkModelName } from '../providers/credentials.js';
 import { sharedOf } from './context.js';
+
+/** Providers spend the company's model keys: platform configuration, changed by admins only. */
+const READ: Access = { resource: 'inference.provider', action: 'read' };
+const CREATE: Access = { resource: 'inference.provider', action: 'create', rule: 'admin' };
+const UPDATE: Access = { resource: 'inference.provider', action: 'update', rule: 'admin' };
+const DELETE: Access = { resource: 'inference.provider', action: 'delete', rule: 'admin' };
 
 const toProvider = (row: ProviderRow): Provider => ({
   id: row.id,
@@ -73,6 +80,7 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
   app.get(
     '/providers',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listProviders',
         summary: 'List providers, oldest first',
@@ -86,6 +94,7 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
   app.post(
     '/providers',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createProvider',
         summary: 'Create a provider',
@@ -118,6 +127,7 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
   app.get(
     '/providers/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getProvider',
         summary: 'Get one provider',
@@ -131,6 +141,7 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
   app.put(
     '/providers/:idOrName',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateProvider',
         summary: 'Update a provider',
@@ -169,6 +180,7 @@ export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> =
   app.delete(
     '/providers/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteProvider',
         summary: 'Delete a provider',

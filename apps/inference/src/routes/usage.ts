@@ -5,11 +5,18 @@ import {
   parseInstant,
   responses,
   Type,
+  visibleTo,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import type { InferenceConfig } from '../config.js';
 import type { InferenceDatabase, RequestRow } from '../database.js';
-import { findRequest, listRequests, summarize } from '../repositories/requests.js';
+import {
+  findRequest,
+  findRequestOwnership,
+  listRequests,
+  summarize,
+} from '../repositories/requests.js';
 import { sharedOf } from './context.js';
 
 const Int = Type.Integer();
@@ -32,6 +39,10 @@ const RequestSchema = Type.Object({
   error: Type.Union([Type.String(), Type.Null()]),
   requestId: Type.Union([Type.String(), Type.Null()]),
   app: Type.Union([Type.String(), Type.Null()]),
+  createdBy: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Who made the call: an email, key:<name> for a team key; null for calls logged before ownership',
+  }),
   created: Type.String({ format: 'date-time' }),
 });
 
@@ -63,23 +74,40 @@ const toRequest = (r: RequestRow) => ({
   error: r.error,
   requestId: r.request_id,
   app: r.app,
+  createdBy: r.created_by,
   created: r.created_at.toISOString(),
 });
 
+/** The request log is private: each caller reads its own calls, admins every call. */
+const USAGE: Access = { resource: 'inference.request', action: 'read' };
+
 export const usageRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
   app,
-  { db },
+  { db, access },
 ) => {
   // Read-your-writes: this instance's queued log rows are written before any read of the log.
   const { requestLog } = sharedOf(db, app);
+  const ONE: Access = {
+    resource: 'inference.request',
+    action: 'read',
+    rule: 'owner',
+    // Written first: a call just made is its caller's, never a row nobody owns yet.
+    owner: async (request) => {
+      const { id } = request.params as { id?: unknown };
+      if (typeof id !== 'string' || id === '') return undefined;
+      await requestLog.settled();
+      return findRequestOwnership(db, id);
+    },
+  };
   app.get(
     '/usage',
     {
+      config: { access: USAGE },
       schema: {
         operationId: 'getUsage',
         summary: 'Usage summary and the request log, newest first',
         description:
-          'The summary covers every request the filters keep; `requests` the newest `limit` of them.',
+          "The summary covers every request the filters keep; `requests` the newest `limit` of them. Only the caller's own calls, unless the caller is an admin.",
         querystring: Type.Object({
           provider: Type.Optional(
             Type.String({ minLength: 1, description: 'Provider id or name' }),
@@ -103,7 +131,8 @@ export const usageRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
         request.query.until === undefined
           ? undefined
           : parseInstant(request.query.until, 'until', 'to');
-      const filter = { provider, since, until };
+      const creators = (await visibleTo(request.identity, access))?.creators;
+      const filter = { provider, since, until, creators };
       await requestLog.settled();
       const [totals, rows] = [await summarize(db, filter), await listRequests(db, filter, limit)];
       const input = Number(totals.input);
@@ -127,9 +156,11 @@ export const usageRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
   app.get(
     '/requests/:id',
     {
+      config: { access: ONE },
       schema: {
         operationId: 'getRequest',
         summary: 'One request log entry',
+        description: 'Its caller and admins only (403 otherwise).',
         params: Type.Object({ id: Type.String({ minLength: 1 }) }),
         response: responses({ 200: RequestSchema }),
       },

@@ -1,4 +1,4 @@
-import { badRequest, newId, unique } from '@platform/core';
+import { badRequest, newId, unique, type Ownership } from '@platform/core';
 import { idsByIdOrName, jsonb, sql } from '@platform/db';
 import type { Columns, PaletteDb, RecordTable, Row } from '../database.js';
 
@@ -162,4 +162,27 @@ export async function deleteRecord(db: PaletteDb, table: RecordTable, id: string
     .deleteFrom(table as 'tokens')
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Who owns the record named, for the `owner` rule: asked before validation, so `idOrName` is
+ * whatever the path held. Resolved as the handlers resolve it (an exact id first, then a name in
+ * any case); undefined when there is none (the handler then answers 404).
+ */
+export async function findOwnership(
+  db: PaletteDb,
+  table: RecordTable,
+  idOrName: unknown,
+): Promise<Ownership | undefined> {
+  if (typeof idOrName !== 'string' || idOrName === '') return undefined;
+  const row = await db
+    .selectFrom(table as 'tokens')
+    .select(['created_by', 'team'])
+    .where((eb) =>
+      eb.or([eb('id', '=', idOrName), eb(sql`lower(name)`, '=', idOrName.toLowerCase())]),
+    )
+    .orderBy(sql`id = ${idOrName}`, 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row && { createdBy: row.created_by, team: row.team };
 }

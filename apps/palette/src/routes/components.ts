@@ -28,46 +28,53 @@ const toProp = (p: PropInput) => ({
 
 const toVariant = (v: VariantInput) => ({ name: v.name, description: v.description ?? null });
 
-export const componentRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
-  const { find, shown } = namedRecordRoutes(app, db, {
-    table: 'components',
-    path: '/components',
-    resource: 'Component',
-    schemas: {
-      Input: ComponentInputSchema,
-      Record: ComponentSchema,
-      ListQuery: ComponentListQuery,
-    },
-    toApi: (row, tokens) => ({ ...toRecord(row), status: row.status as Status, tokens }),
-    columns: (body) => ({
-      status: body.status,
-      props: body.props?.map(toProp),
-      variants: body.variants?.map(toVariant),
-    }),
-    defaults: { status: 'draft', props: [], variants: [], examples: [] },
-    validate: (body) => {
-      distinctNames(body.props, 'props');
-      distinctNames(body.variants, 'variants');
-    },
-    get: {
-      summary: 'with its relations resolved',
-      description:
-        'resolved: the token records, the patterns that use it, the accessibility rules that apply to it.',
-      schema: ComponentResolvedSchema,
-      extra: async (row) => {
-        const { tokens, patterns, rules } = await componentRelations(db, row.id);
-        return { resolved: { tokens: await shownTokens(db, tokens), patterns, rules } };
+export const componentRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, access }) => {
+  const { find, shown, CHANGE } = namedRecordRoutes(
+    app,
+    { db, access },
+    {
+      table: 'components',
+      path: '/components',
+      resource: 'Component',
+      schemas: {
+        Input: ComponentInputSchema,
+        Record: ComponentSchema,
+        ListQuery: ComponentListQuery,
       },
+      toApi: (row, tokens) => ({ ...toRecord(row), status: row.status as Status, tokens }),
+      columns: (body) => ({
+        status: body.status,
+        props: body.props?.map(toProp),
+        variants: body.variants?.map(toVariant),
+      }),
+      defaults: { status: 'draft', props: [], variants: [], examples: [] },
+      validate: (body) => {
+        distinctNames(body.props, 'props');
+        distinctNames(body.variants, 'variants');
+      },
+      get: {
+        summary: 'with its relations resolved',
+        description:
+          'resolved: the token records, the patterns that use it, the accessibility rules that apply to it.',
+        schema: ComponentResolvedSchema,
+        extra: async (row) => {
+          const { tokens, patterns, rules } = await componentRelations(db, row.id);
+          return { resolved: { tokens: await shownTokens(db, tokens), patterns, rules } };
+        },
+      },
+      update: {
+        description:
+          'Changes the fields sent; props, variants and tokens, when sent, replace the lists.',
+      },
+      deleteDescription:
+        'Answers with the deleted component; it leaves the patterns and rules that named it.',
     },
-    update: {
-      description:
-        'Changes the fields sent; props, variants and tokens, when sent, replace the lists.',
-    },
-    deleteDescription:
-      'Answers with the deleted component; it leaves the patterns and rules that named it.',
-  });
+  );
 
-  /** Adds a prop, variant or example; 409 when the component has one of that name. */
+  /**
+   * Adds a prop, variant or example; 409 when the component has one of that name. They are part
+   * of the component: its owners add them (CHANGE, as a PUT of it).
+   */
   const append = async (
     idOrName: string,
     column: 'props' | 'variants' | 'examples',
@@ -90,6 +97,7 @@ export const componentRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db 
   app.post(
     '/components/:idOrName/props',
     {
+      config: { access: CHANGE },
       schema: {
         ...added('addComponentProp', 'Add a prop (409 if one has that name)'),
         body: PropInputSchema,
@@ -101,6 +109,7 @@ export const componentRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db 
   app.post(
     '/components/:idOrName/variants',
     {
+      config: { access: CHANGE },
       schema: {
         ...added('addComponentVariant', 'Add a variant (409 if one has that name)'),
         body: VariantInputSchema,
@@ -113,6 +122,7 @@ export const componentRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db 
   app.post(
     '/components/:idOrName/examples',
     {
+      config: { access: CHANGE },
       schema: {
         ...added('addComponentExample', 'Add an example (409 if one has that name)'),
         body: ExampleInputSchema,

@@ -1,14 +1,18 @@
-import { ok, responses, type ServiceRoutes } from '@platform/core';
+import { ok, responses, type Access, type ServiceRoutes } from '@platform/core';
 import type { PaletteDatabase } from '../database.js';
 import { exportTokens } from '../domain/exports.js';
 import type { Category } from '../domain/tokens.js';
 import { allTokens } from '../repositories/tokens.js';
 import { ExportQuery, ExportSchema } from '../schemas/exports.js';
 
+/** Shared knowledge: any signed-in caller exports the tokens. */
+const READ: Access = { resource: 'palette.export', action: 'read' };
+
 export const exportRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
   app.get(
     '/export',
     {
+      config: { access: READ },
       schema: {
         operationId: 'export',
         summary: 'Export every token',

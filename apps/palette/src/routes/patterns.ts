@@ -12,28 +12,34 @@ import {
   StepInputSchema,
 } from '../schemas/patterns.js';
 
-export const patternRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
-  const { find, shown } = namedRecordRoutes(app, db, {
-    table: 'patterns',
-    path: '/patterns',
-    resource: 'Pattern',
-    schemas: { Input: PatternInputSchema, Record: PatternSchema, ListQuery: NamedListQuery },
-    toApi: (row, components) => ({ ...toRecord(row), components }),
-    defaults: { steps: [] },
-    get: {
-      summary: 'with its components resolved',
-      schema: PatternResolvedSchema,
-      extra: async (row) => ({ resolved: { components: await patternComponents(db, row) } }),
+export const patternRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, access }) => {
+  const { find, shown, CHANGE } = namedRecordRoutes(
+    app,
+    { db, access },
+    {
+      table: 'patterns',
+      path: '/patterns',
+      resource: 'Pattern',
+      schemas: { Input: PatternInputSchema, Record: PatternSchema, ListQuery: NamedListQuery },
+      toApi: (row, components) => ({ ...toRecord(row), components }),
+      defaults: { steps: [] },
+      get: {
+        summary: 'with its components resolved',
+        schema: PatternResolvedSchema,
+        extra: async (row) => ({ resolved: { components: await patternComponents(db, row) } }),
+      },
+      update: {
+        description:
+          'Changes the fields sent; components, when sent, replaces the list (steps are added through /steps).',
+      },
     },
-    update: {
-      description:
-        'Changes the fields sent; components, when sent, replaces the list (steps are added through /steps).',
-    },
-  });
+  );
 
+  // A step is part of the pattern: its owners append them (CHANGE, as a PUT of it).
   app.post(
     '/patterns/:idOrName/steps',
     {
+      config: { access: CHANGE },
       schema: {
         operationId: 'addPatternStep',
         summary: 'Append a step',

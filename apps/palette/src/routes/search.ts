@@ -1,12 +1,16 @@
-import { badRequest, ok, responses, type ServiceRoutes } from '@platform/core';
+import { badRequest, ok, responses, type Access, type ServiceRoutes } from '@platform/core';
 import type { PaletteDatabase } from '../database.js';
 import { searchRecords } from '../repositories/search.js';
 import { KIND_NAMES, SCORES, SearchQuery, SearchResultsSchema } from '../schemas/search.js';
+
+/** Shared knowledge: any signed-in caller searches. */
+const READ: Access = { resource: 'palette.search', action: 'read' };
 
 export const searchRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
   app.get(
     '/search',
     {
+      config: { access: READ },
       schema: {
         operationId: 'search',
         summary: 'Search every kind of record',

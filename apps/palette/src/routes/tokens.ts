@@ -7,6 +7,7 @@ import {
   ok,
   responses,
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
@@ -15,7 +16,14 @@ import { measurableColor } from '../domain/css.js';
 import { resolveValue, type Mode } from '../domain/resolve.js';
 import { contrast } from '../domain/tokens.js';
 import { tokenColumns } from '../mappers.js';
-import { deleteRecord, insertRecord, listNamed, updateRecord } from '../repositories/records.js';
+import { ownershipColumns, teamChange } from '../ownership.js';
+import {
+  deleteRecord,
+  findOwnership,
+  insertRecord,
+  listNamed,
+  updateRecord,
+} from '../repositories/records.js';
 import {
   aliasChain,
   lockAliases,
@@ -65,13 +73,23 @@ async function colorOf(db: PaletteDb, token: TokenRow, mode: Mode): Promise<stri
   return color;
 }
 
-export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) => {
+export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, access }) => {
+  // Shared knowledge: any signed-in caller reads (and measures contrast); members create tokens;
+  // their creator, their team and admins change or delete them.
+  const owner: Access['owner'] = (request) =>
+    findOwnership(db, 'tokens', (request.params as { idOrName?: unknown }).idOrName);
+  const READ: Access = { resource: 'palette.token', action: 'read' };
+  const CREATE: Access = { resource: 'palette.token', action: 'create' };
+  const UPDATE: Access = { resource: 'palette.token', action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'palette.token', action: 'delete', rule: 'owner', owner };
+
   const findToken = (idOrName: string) => findByIdOrName(db, 'tokens', idOrName, 'Token');
   const shown = async (row: TokenRow) => (await shownTokens(db, [row]))[0];
 
   app.get(
     '/tokens',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listTokens',
         summary: 'List tokens by name',
@@ -85,6 +103,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
   app.post(
     '/tokens',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createToken',
         summary: 'Create a token',
@@ -93,7 +112,8 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
       },
     },
     async (request, reply) => {
-      const values = tokenColumns(request.body) as Columns<'tokens'>;
+      const owned = await ownershipColumns(request.identity, request.body.team, access);
+      const values = { ...tokenColumns(request.body), ...owned } as Columns<'tokens'>;
       try {
         const row = await db.transaction().execute(async (trx) => {
           await lockAliases(trx);
@@ -110,6 +130,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
   app.get(
     '/tokens/contrast',
     {
+      config: { access: READ },
       schema: {
         operationId: 'tokenContrast',
         summary: 'WCAG contrast of two color tokens, in both modes',
@@ -145,6 +166,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
   app.get(
     '/tokens/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getToken',
         summary: 'Get a token with its usage',
@@ -161,6 +183,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
   app.put(
     '/tokens/:idOrName',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateToken',
         summary: 'Update a token',
@@ -173,7 +196,8 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
     },
     async (request) => {
       const current = await findToken(request.params.idOrName);
-      const changes = tokenColumns(request.body, current);
+      const team = await teamChange(request.identity, request.body.team, access);
+      const changes = { ...tokenColumns(request.body, current), team };
       try {
         const row = await db.transaction().execute(async (trx) => {
           await lockAliases(trx);
@@ -190,6 +214,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) =
   app.delete(
     '/tokens/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteToken',
         summary: 'Delete a token',

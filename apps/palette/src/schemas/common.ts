@@ -17,3 +17,26 @@ export const NamedListQuery = PagedQuery({
   category: Type.Optional(Type.String()),
   tag: Type.Optional(Type.String()),
 });
+
+/** The team a create or an update names: a team the caller is in (admins: any); null clears it. */
+export const TeamInput = Type.Optional(
+  Nullable(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'The team (a catalog owner, by name) that owns it with its creator: its members may change it. Only a team the caller is in (admins: any); null clears it',
+    }),
+  ),
+);
+
+/** What every record shows of who owns it. */
+export const OwnershipShown = {
+  createdBy: Nullable(
+    Type.String({
+      description:
+        'Who made it: an email, or key:<name> for a team key; null when made before owners were recorded',
+    }),
+  ),
+  team: Nullable(Type.String({ description: 'The team (a catalog owner) that owns it' })),
+};

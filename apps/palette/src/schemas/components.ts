@@ -1,5 +1,5 @@
 import { Name, Nullable, PagedQuery, RefSchema, Stamps, Type, type Static } from '@platform/core';
-import { CategoryInput, Refs, Tags, Text } from './common.js';
+import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text } from './common.js';
 import { TokenSchema } from './tokens.js';
 
 export const STATUSES = ['draft', 'experimental', 'beta', 'stable', 'deprecated'] as const;
@@ -42,6 +42,7 @@ export const ComponentInputSchema = Type.Object({
   variants: Type.Optional(Type.Array(VariantInputSchema, { maxItems: 200 })),
   tokens: Type.Optional(Refs(500, 'Token ids or names')),
   tags: Type.Optional(Tags),
+  team: TeamInput,
 });
 
 const PropSchema = Type.Object({
@@ -69,6 +70,7 @@ export const ComponentSchema = Type.Object({
   examples: Type.Array(ExampleSchema),
   tokens: Type.Array(Type.String(), { description: 'Ids of the tokens it uses' }),
   tags: Type.Array(Type.String()),
+  ...OwnershipShown,
   ...Stamps,
 });
 

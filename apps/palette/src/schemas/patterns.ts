@@ -1,5 +1,5 @@
 import { Name, Nullable, Stamps, Type } from '@platform/core';
-import { CategoryInput, Refs, Tags, Text } from './common.js';
+import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text } from './common.js';
 import { ComponentRefSchema } from './components.js';
 
 export const StepInputSchema = Type.Object({
@@ -16,6 +16,7 @@ export const PatternInputSchema = Type.Object({
   description: Type.Optional(Nullable(Text())),
   components: Type.Optional(Refs(200, 'Component ids or names')),
   tags: Type.Optional(Tags),
+  team: TeamInput,
 });
 
 const StepSchema = Type.Object({
@@ -32,6 +33,7 @@ export const PatternSchema = Type.Object({
   components: Type.Array(Type.String(), { description: 'Ids of its components' }),
   steps: Type.Array(StepSchema, { description: 'In order' }),
   tags: Type.Array(Type.String()),
+  ...OwnershipShown,
   ...Stamps,
 });
 

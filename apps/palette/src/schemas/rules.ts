@@ -1,5 +1,5 @@
 import { Name, Nullable, PagedQuery, Stamps, Type } from '@platform/core';
-import { CategoryInput, Refs, Tags, Text } from './common.js';
+import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text } from './common.js';
 import { ComponentRefSchema } from './components.js';
 
 export const SEVERITIES = ['minor', 'moderate', 'serious', 'critical'] as const;
@@ -23,6 +23,7 @@ export const RuleInputSchema = Type.Object({
   description: Type.Optional(Nullable(Text())),
   components: Type.Optional(Refs(500, 'Component ids or names it applies to')),
   tags: Type.Optional(Tags),
+  team: TeamInput,
 });
 
 export const RuleSchema = Type.Object({
@@ -35,6 +36,7 @@ export const RuleSchema = Type.Object({
   description: Nullable(Type.String()),
   components: Type.Array(Type.String(), { description: 'Ids of the components it applies to' }),
   tags: Type.Array(Type.String()),
+  ...OwnershipShown,
   ...Stamps,
 });
 

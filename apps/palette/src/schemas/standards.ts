@@ -1,5 +1,5 @@
 import { Name, Nullable, Stamps, Type } from '@platform/core';
-import { CategoryInput, Tags, Text } from './common.js';
+import { CategoryInput, OwnershipShown, Tags, TeamInput, Text } from './common.js';
 
 export const StandardInputSchema = Type.Object({
   name: Name('standard name'),
@@ -9,6 +9,7 @@ export const StandardInputSchema = Type.Object({
     Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 200 }),
   ),
   tags: Type.Optional(Tags),
+  team: TeamInput,
 });
 
 export const StandardSchema = Type.Object({
@@ -18,5 +19,6 @@ export const StandardSchema = Type.Object({
   description: Nullable(Type.String()),
   guidelines: Type.Array(Type.String()),
   tags: Type.Array(Type.String()),
+  ...OwnershipShown,
   ...Stamps,
 });

@@ -8,7 +8,7 @@ import {
   UpdateOf,
 } from '@platform/core';
 import { CATEGORY_NAMES } from '../domain/tokens.js';
-import { Tags, Text } from './common.js';
+import { OwnershipShown, Tags, TeamInput, Text } from './common.js';
 
 const Value = Type.String({
   minLength: 1,
@@ -57,6 +57,7 @@ export const TokenInputSchema = Type.Object({
   group: Type.Optional(Nullable(Group)),
   description: Type.Optional(Nullable(Text())),
   tags: Type.Optional(Tags),
+  team: TeamInput,
 });
 
 export const TokenUpdateSchema = UpdateOf(TokenInputSchema);
@@ -76,6 +77,7 @@ export const TokenSchema = Type.Object({
   group: Nullable(Type.String()),
   description: Nullable(Type.String()),
   tags: Type.Array(Type.String()),
+  ...OwnershipShown,
   ...Stamps,
 });
 export type Token = Static<typeof TokenSchema>;

@@ -1,5 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, notFound, sendError, type ErrorCode, type ServiceRoutes } from '@platform/core';
+import {
+  notFound,
+  sendError,
+  type Access,
+  type ErrorCode,
+  type ServiceRoutes,
+} from '@platform/core';
 import type { StageConfig } from '../config.js';
 import type { StageDatabase } from '../database.js';
 import { BACKEND_ENTRIES } from './bundle.js';
@@ -38,11 +44,17 @@ function fail(
   return sendError(reply, code, `The backend of app ${sid} failed (${kind}): ${message}`, status);
 }
 
+/** Reading from an app's backend is like reading its pages: any signed-in caller. */
+const READ: Access = { resource: 'stage.backend', action: 'read' };
+/** Anything else (POST, PUT, PATCH, DELETE, OPTIONS...): the members who use the app. */
+const WRITE: Access = { resource: 'stage.backend', action: 'invoke' };
+const READ_METHODS = ['GET', 'HEAD'];
+
 /**
  * ANY /stage/:appSid/api and /stage/:appSid/api/* (mounted at /stage/:appSid/api): the published app's
  * backend (/app/api/index.ts) answers, in an isolate of the backend runtime (supervisor.ts),
- * with the request as sent minus the /stage/<sid>/api prefix. Signed-in callers only, like the
- * app's pages; the caller is env.auth.
+ * with the request as sent minus the /stage/<sid>/api prefix. Signed-in callers only (viewers
+ * for GET and HEAD, members otherwise); the caller is env.auth.
  */
 export const backendRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
   const { db, config } = ctx;
@@ -66,10 +78,6 @@ export const backendRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const sid = (request.params as { appSid: string }).appSid;
-    // Like the app's pages: no anonymous caller when authentication is on (a CORS preflight,
-    // which authentication lets through, included).
-    if (ctx.auth.enabled && request.identity.kind === 'anonymous')
-      throw new ApiError('UNAUTHORIZED', 'Authentication required: sign in, or send an API key in X-API-Key'); // prettier-ignore
     const found = await appForBackend(db, sid);
     if (!found) throw notFound('App', sid);
     const build = await builds.get(found);
@@ -94,7 +102,22 @@ export const backendRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
     if (problem) return fail(reply, sid, { kind: 'bad-response', message: problem });
     return reply.code(status).headers(responseHeaders(headers)).send(Buffer.from(body));
   };
-  const options = { schema: { hide: true } };
-  app.all('/', options, handle);
-  app.all('/*', options, handle);
+  // Each route its own handler: the policy's record of a route's declaration is by handler.
+  const writeMethods = app.supportedMethods.filter((m) => !READ_METHODS.includes(m));
+  for (const url of ['/', '/*']) {
+    app.route({
+      method: READ_METHODS,
+      url,
+      schema: { hide: true },
+      config: { access: READ },
+      handler: (request, reply) => handle(request, reply),
+    });
+    app.route({
+      method: writeMethods,
+      url,
+      schema: { hide: true },
+      config: { access: WRITE },
+      handler: (request, reply) => handle(request, reply),
+    });
+  }
 };

@@ -2,9 +2,11 @@ import type { Migrations } from '@platform/db';
 import * as sessions from './2026-11-22-sessions.js';
 import * as workflows from './2026-11-27-workflows.js';
 import * as backends from './2026-11-28-backends.js';
+import * as ownership from './2026-12-03-ownership.js';
 
 export const migrations: Migrations = {
   '2026-11-22-sessions': sessions,
   '2026-11-27-workflows': workflows,
   '2026-11-28-backends': backends,
+  '2026-12-03-ownership': ownership,
 };

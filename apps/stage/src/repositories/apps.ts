@@ -1,6 +1,7 @@
-import { notFound } from '@platform/core';
+import { notFound, type Ownership } from '@platform/core';
 import { jsonb, sql } from '@platform/db';
 import type { AppRepository, AppRow, StageDb } from '../database.js';
+import { toOwnership } from './sessions.js';
 
 export interface AppChanges {
   name?: string;
@@ -8,26 +9,58 @@ export interface AppChanges {
   description?: string | null;
   config?: Record<string, unknown>;
   repository?: AppRepository | null;
+  team?: string | null;
 }
 
-export function insertApp(db: StageDb, app: { sid: string; name: string; session_id: string }) {
+export function insertApp(
+  db: StageDb,
+  app: { sid: string; name: string; session_id: string; created_by: string | null; team: string | null }, // prettier-ignore
+) {
   return db.insertInto('apps').values(app).returningAll().executeTakeFirstOrThrow();
 }
 
-/** By sid (exact), else by name in any case; NOT_FOUND otherwise. */
-export async function findApp(db: StageDb, sidOrName: string): Promise<AppRow> {
-  const row = await db
+/** The app a sid (exact) or else a name (any case) names, as a query. */
+const named = (db: StageDb, sidOrName: string) =>
+  db
     .selectFrom('apps')
-    .selectAll()
     .where((eb) =>
       eb.or([eb('sid', '=', sidOrName), eb(sql`lower(name)`, '=', sidOrName.toLowerCase())]),
     )
     // The exact sid wins over a name (spec 2.1).
     .orderBy(sql`sid = ${sidOrName}`, 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1);
+
+/** By sid (exact), else by name in any case; NOT_FOUND otherwise. */
+export async function findApp(db: StageDb, sidOrName: string): Promise<AppRow> {
+  const row = await named(db, sidOrName).selectAll().executeTakeFirst();
   if (!row) throw notFound('App', sidOrName);
   return row;
+}
+
+const isName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 100;
+
+/** Who owns the app a sid or name names (as findApp finds it); undefined when there is none. */
+export async function findAppOwnership(
+  db: StageDb,
+  sidOrName: unknown,
+): Promise<Ownership | undefined> {
+  if (!isName(sidOrName)) return undefined;
+  const row = await named(db, sidOrName).select(['created_by', 'team']).executeTakeFirst();
+  return row && { createdBy: row.created_by, team: row.team };
+}
+
+/** Who owns the session the app a sid or name names serves (what a studio session copies). */
+export async function findAppSessionOwnership(
+  db: StageDb,
+  sidOrName: unknown,
+): Promise<Ownership | undefined> {
+  if (!isName(sidOrName)) return undefined;
+  const row = await named(db, sidOrName)
+    .innerJoin('sessions as s', 's.id', 'apps.session_id')
+    .select(['s.created_by', 's.team', 's.collaborators'])
+    .executeTakeFirst();
+  return row && toOwnership(row);
 }
 
 /** By sid only (the /app/<sid>/ pages); undefined when there is none. */

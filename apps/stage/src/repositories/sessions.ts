@@ -1,14 +1,74 @@
-import { newId, notFound } from '@platform/core';
-import { jsonb, sql } from '@platform/db';
+import { newId, notFound, type Ownership } from '@platform/core';
+import { jsonb, ownedBy, sql, type Visible } from '@platform/db';
 import type { SessionRow, StageDb } from '../database.js';
 
-export function insertSession(db: StageDb, appSid: string | null = null): Promise<SessionRow> {
+/** Who made a new session and its team; `appSid` for a studio session. */
+export interface NewSession {
+  appSid?: string | null;
+  createdBy: string | null;
+  team: string | null;
+}
+
+export function insertSession(db: StageDb, session: NewSession): Promise<SessionRow> {
   return db
     .insertInto('sessions')
-    .values({ id: newId(), app_sid: appSid })
+    .values({
+      id: newId(),
+      app_sid: session.appSid ?? null,
+      created_by: session.createdBy,
+      team: session.team,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** What the access policy reads of a session; undefined when there is none (or the id is bad). */
+export async function findSessionOwnership(
+  db: StageDb,
+  id: unknown,
+): Promise<Ownership | undefined> {
+  if (typeof id !== 'string' || id.length === 0 || id.length > 64) return undefined;
+  const row = await db
+    .selectFrom('sessions')
+    .select(['created_by', 'team', 'collaborators'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toOwnership(row);
+}
+
+export const toOwnership = (row: {
+  created_by: string | null;
+  team: string | null;
+  collaborators: string[];
+}): Ownership => ({ createdBy: row.created_by, team: row.team, collaborators: row.collaborators });
+
+/** The ownership of several sessions at once (an apps list), by id. */
+export async function sessionOwnerships(db: StageDb, ids: string[]) {
+  if (ids.length === 0) return new Map<string, Ownership>();
+  const rows = await db
+    .selectFrom('sessions')
+    .select(['id', 'created_by', 'team', 'collaborators'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, toOwnership(row)]));
+}
+
+/** Replaces a session's collaborators (emails, lower case). */
+export function setCollaborators(db: StageDb, id: string, emails: string[]) {
+  return db
+    .updateTable('sessions')
+    .set({ collaborators: jsonb(emails), last_accessed_at: sql`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * The sessions a caller sees in a list: made by one of `creators`, of one of `teams`, or naming
+ * one of `creators` among their collaborators.
+ */
+const visibleSessions = (visible: Visible) =>
+  sql<boolean>`(${ownedBy(visible, 's')} or exists (select 1 from jsonb_array_elements_text(s.collaborators) as c(email) where c.email in (${sql.join(visible.creators.length > 0 ? visible.creators.map((c) => c.toLowerCase()) : [''])})))`;
 
 /**
  * Every use of a session moves its lastAccessedAt (retention counts from it); the update is also
@@ -40,6 +100,7 @@ export function listStudioSessions(
   db: StageDb,
   appSid: string | undefined,
   page: { limit: number; offset: number },
+  visible?: Visible,
 ) {
   let query = db
     .selectFrom('sessions as s')
@@ -48,6 +109,8 @@ export function listStudioSessions(
       's.app_sid',
       's.created_at',
       's.last_accessed_at',
+      's.created_by',
+      's.team',
       (eb) =>
         eb
           .selectFrom('files as f')
@@ -60,6 +123,7 @@ export function listStudioSessions(
     appSid === undefined
       ? query.where('s.app_sid', 'is not', null)
       : query.where('s.app_sid', '=', appSid);
+  if (visible) query = query.where(visibleSessions(visible));
   return query
     .orderBy('s.created_at', 'desc')
     .orderBy('s.id')
@@ -69,17 +133,17 @@ export function listStudioSessions(
 }
 
 /** A new session bound to an app, holding the current files of `fromSession` (each at version 1). */
-export function insertStudioSession(db: StageDb, appSid: string, fromSession: string) {
+export function insertStudioSession(db: StageDb, session: NewSession, fromSession: string) {
   return db.transaction().execute(async (trx) => {
     // The source's row locked: no push lands between the two copies below.
     await useSession(trx, fromSession);
-    const session = await insertSession(trx, appSid);
+    const created = await insertSession(trx, session);
     const copied = trx
       .selectFrom('files')
       .where('session_id', '=', fromSession)
       .where('hash', 'is not', null)
       .select([
-        sql.lit(session.id).as('session_id'),
+        sql.lit(created.id).as('session_id'),
         'path',
         sql.lit(1).as('version'),
         'hash',
@@ -95,7 +159,7 @@ export function insertStudioSession(db: StageDb, appSid: string, fromSession: st
       .columns(['session_id', 'path', 'version', 'hash', 'size'])
       .expression(copied)
       .execute();
-    return session;
+    return created;
   });
 }
 

@@ -5,10 +5,14 @@ import {
   notFound,
   ok,
   orConflict,
+  ownershipFor,
   responses,
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
+import type { FastifyRequest } from 'fastify';
+import { appOwner, appsSeenBy, requireSessionOwnership, sessionAccess } from '../access.js';
 import type { StageConfig } from '../config.js';
 import type { StageDatabase, StageDb } from '../database.js';
 import {
@@ -20,7 +24,7 @@ import {
   publishSession,
   updateApp,
 } from '../repositories/apps.js';
-import { useSession } from '../repositories/sessions.js';
+import { findSessionOwnership, useSession } from '../repositories/sessions.js';
 import {
   AppCreateSchema,
   AppListQuery,
@@ -53,69 +57,104 @@ const linked = (repo: RepositoryInput) => ({
   linkedAt: Date.now(),
 });
 
-export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db }) => {
+/** Published apps are shared knowledge: any signed-in caller lists and reads them. */
+const READ: Access = { resource: 'stage.app', action: 'read' };
+
+export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db, access }) => {
+  const sessionInBody = (request: FastifyRequest) =>
+    findSessionOwnership(db, (request.body as { sessionId?: unknown } | undefined)?.sessionId);
+  // Publishing a session needs its ownership; changing an app, the app's.
+  const CREATE: Access = {
+    resource: 'stage.app',
+    action: 'create',
+    rule: 'owner',
+    owner: sessionInBody,
+  };
+  const owner = appOwner(db);
+  const UPDATE: Access = { resource: 'stage.app', action: 'update', rule: 'owner', owner };
+  const DELETE: Access = { resource: 'stage.app', action: 'delete', rule: 'owner', owner };
+  const session = sessionAccess(db);
+
   app.post(
     '/apps',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createApp',
         summary: 'Publish a session as an app',
         description:
-          'A new app (sid of 8 characters) serving the session: its last good render at /app/<sid>/, its workflows at /api/v1/run/<sid>/<workflow>. 409 when the name is taken in any case or the session serves another app.',
+          'A new app (sid of 8 characters) serving the session: its last good render at /app/<sid>/, its workflows at /api/v1/run/<sid>/<workflow>. The caller must own the session (its creator, a collaborator, its team, or an admin); the app records the caller as createdBy and the optional `team`. 409 when the name is taken in any case or the session serves another app.',
         body: AppCreateSchema,
         response: responses({ 201: AppSchema }),
       },
     },
     async (request, reply) => {
-      const { sessionId, name, title, description, config } = request.body;
+      const { sessionId, name, title, description, config, team } = request.body;
+      const publisher = await ownershipFor(request.identity, team, access);
       await freeSession(db, sessionId);
       const row = await orConflict(
         async () => {
-          const created = await insertApp(db, { sid: newId(), name, session_id: sessionId });
+          const created = await insertApp(db, {
+            sid: newId(),
+            name,
+            session_id: sessionId,
+            created_by: publisher.createdBy,
+            team: publisher.team,
+          });
           if (title === undefined && description === undefined && config === undefined)
             return created;
           return (await updateApp(db, created.sid, { title, description, config })) ?? created;
         },
         nameTaken('App', name, 'An'),
       );
-      return reply.code(201).send(ok(toApp(row)));
+      return reply.code(201).send(ok(toApp(row, true)));
     },
   );
 
   app.get(
     '/apps',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listApps',
         summary: 'List published apps',
         description:
-          'Newest first. `sessionId` keeps the app of that session (the one it serves, or the one a studio session edits); `name` those whose name contains it, in any case.',
+          "Newest first. `sessionId` keeps the app of that session (the one it serves, or the one a studio session edits); `name` those whose name contains it, in any case. Each app's sessionId is null unless the caller may read that session.",
         querystring: AppListQuery,
         response: responses({ 200: Type.Array(AppSchema) }),
       },
     },
     async (request) => {
       const { sessionId, name, limit, offset } = request.query;
-      return ok((await listApps(db, { sessionId, name }, { limit, offset })).map(toApp));
+      const rows = await listApps(db, { sessionId, name }, { limit, offset });
+      return ok(await appsSeenBy(db, request.identity, access, rows));
     },
   );
 
   app.get(
     '/apps/:sid',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getApp',
         summary: 'Get one app',
+        description:
+          'With createdBy and team (who may change it); sessionId is null unless the caller may read that session.',
         params: AppParams,
         response: responses({ 200: AppSchema }),
       },
     },
-    async (request) => ok(toApp(await findApp(db, request.params.sid))),
+    async (request) => {
+      const row = await findApp(db, request.params.sid);
+      const [seen] = await appsSeenBy(db, request.identity, access, [row]);
+      return ok(seen);
+    },
   );
 
   app.get(
     '/sessions/:id/app',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'getAppBySession',
         summary: 'The app of a session',
@@ -128,18 +167,19 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
       const { id } = await useSession(db, request.params.id);
       const row = await appOfSession(db, id);
       if (!row) throw notFound('App of session', id);
-      return ok(toApp(row));
+      return ok(toApp(row, true));
     },
   );
 
   app.patch(
     '/apps/:sid',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateApp',
         summary: 'Update an app',
         description:
-          'Changes the fields sent: name, title, description (null clears them), config (replaced whole), repository (linkedAt set now; fullName, visibility, defaultBranch and remoteName default to owner/name, private, main and origin; null unlinks).',
+          "Changes the fields sent: name, title, description (null clears them), config (replaced whole), repository (linkedAt set now; fullName, visibility, defaultBranch and remoteName default to owner/name, private, main and origin; null unlinks), team (one the caller is in; null clears it). The app's owners (createdBy, team) and admins may.",
         params: AppParams,
         body: AppUpdateSchema,
         response: responses({ 200: AppSchema }),
@@ -147,28 +187,32 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
     },
     async (request) => {
       const found = await findApp(db, request.params.sid);
-      const { repository, ...changes } = request.body;
+      const { repository, team, ...changes } = request.body;
+      const owner = team ? await ownershipFor(request.identity, team, access) : undefined;
       const row = await orConflict(
         () =>
           updateApp(db, found.sid, {
             ...changes,
+            ...(team === undefined ? {} : { team: owner?.team ?? null }),
             ...(repository === undefined ? {} : { repository: repository && linked(repository) }),
           }),
         nameTaken('App', changes.name ?? found.name, 'An'),
       );
       if (!row) throw notFound('App', request.params.sid);
-      return ok(toApp(row));
+      const [seen] = await appsSeenBy(db, request.identity, access, [row]);
+      return ok(seen);
     },
   );
 
   app.post(
     '/apps/:sid/publish',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'publishApp',
         summary: 'Serve a newer session',
         description:
-          'The app serves `sessionId` from now on (publishedAt moves); 409 when that session serves another app.',
+          "The app serves `sessionId` from now on (publishedAt moves). The app's owners and admins may, with a session they own (403 otherwise); 409 when that session serves another app.",
         params: AppParams,
         body: PublishSchema,
         response: responses({ 200: AppSchema }),
@@ -176,19 +220,21 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
     },
     async (request) => {
       const found = await findApp(db, request.params.sid);
+      await requireSessionOwnership(request, db, access, request.body.sessionId);
       await freeSession(db, request.body.sessionId, found.sid);
       const row = await orConflict(
         () => publishSession(db, found.sid, request.body.sessionId),
         `Session ${request.body.sessionId} serves another app already`,
       );
       if (!row) throw notFound('App', request.params.sid);
-      return ok(toApp(row));
+      return ok(toApp(row, true));
     },
   );
 
   app.delete(
     '/apps/:sid',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteApp',
         summary: 'Unpublish an app',
@@ -201,7 +247,8 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
     async (request) => {
       const row = await deleteApp(db, (await findApp(db, request.params.sid)).sid);
       if (!row) throw notFound('App', request.params.sid);
-      return ok(toApp(row));
+      const [seen] = await appsSeenBy(db, request.identity, access, [row]);
+      return ok(seen);
     },
   );
 };

@@ -1,6 +1,7 @@
 import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/core';
 import type { StageConfig } from '../config.js';
 import type { StageDatabase } from '../database.js';
+import { sessionAccess } from '../access.js';
 import { checkPath, contentType } from '../paths.js';
 import {
   contentOf,
@@ -38,11 +39,13 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app,
   { db, config },
 ) => {
+  const session = sessionAccess(db);
   app.post(
     '/sessions/:id/push',
     {
       // JSON escaping may double a text's size: a push of a full session still fits.
       bodyLimit: 2 * config.maxSessionBytes + 1024 * 1024,
+      config: { access: session.update },
       schema: {
         operationId: 'pushFiles',
         summary: 'Write files',
@@ -74,6 +77,7 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app.get(
     '/sessions/:id/files',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'getAllFiles',
         summary: 'List the files of a session',
@@ -94,6 +98,7 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app.get(
     '/sessions/:id/files/*',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'readFile',
         summary: 'Read a file',
@@ -123,6 +128,7 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app.delete(
     '/sessions/:id/files/*',
     {
+      config: { access: session.update },
       schema: {
         operationId: 'deleteFile',
         summary: 'Delete a file',
@@ -142,6 +148,7 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app.get(
     '/sessions/:id/history',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'getFileHistory',
         summary: 'Every version of one file',

@@ -1,4 +1,4 @@
-import { badRequest, responses, Type, type ServiceRoutes } from '@platform/core';
+import { badRequest, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
 import type { StageConfig } from '../config.js';
 import type { StageDatabase } from '../database.js';
 import { checkPath } from '../paths.js';
@@ -95,14 +95,35 @@ export const FUNCTIONS: Record<string, Fn> = {
 const NAMES = Object.keys(FUNCTIONS);
 
 // The caller's credentials and request id travel with the call, so it is checked and logged as
-// the caller's own request to the route.
-const FORWARDED = ['cookie', 'x-api-key', 'authorization', 'x-platform-identity', 'x-request-id'];
+// the caller's own request to the route; so do the headers that made a cookie's write same-origin
+// (this request passed that check: the call it makes is the same request).
+const FORWARDED = [
+  'cookie',
+  'x-api-key',
+  'authorization',
+  'x-platform-identity',
+  'x-request-id',
+  'origin',
+  'sec-fetch-site',
+];
+
+/**
+ * Calling a function does nothing by itself: the route it calls decides, as the caller's own
+ * request (its credentials travel with it), so a viewer or a read-only key may call the reads.
+ */
+const CALL: Access = {
+  resource: 'stage.function',
+  action: 'invoke',
+  rule: 'viewer',
+  scope: 'stage:read',
+};
 
 /** `POST /functions/:name` `{ args }`: a stage: function answers exactly what its route answers. */
 export const functionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app) => {
   app.post(
     '/functions/:name',
     {
+      config: { access: CALL },
       schema: {
         operationId: 'callFunction',
         summary: 'Call a stage: backend function',

@@ -1,13 +1,13 @@
 import { posix } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, Type, type ServiceRoutes } from '@platform/core';
+import { ApiError, Type, type Access, type ServiceRoutes } from '@platform/core';
 import type { StageConfig } from '../config.js';
 import type { StageDatabase, StageDb } from '../database.js';
 import { checkPath, contentType } from '../paths.js';
 import { findAppBySid } from '../repositories/apps.js';
 import { readFile } from '../repositories/files.js';
 import { findRender } from '../repositories/renders.js';
-import { useSession } from '../repositories/sessions.js';
+import { findSessionOwnership, useSession } from '../repositories/sessions.js';
 
 /**
  * Every page and file of a preview or an app runs sandboxed: an opaque origin (no cookies, no
@@ -170,16 +170,27 @@ async function serve(
 }
 
 const Key = Type.String({ minLength: 1, maxLength: 100 });
-const page = { schema: { hide: true, params: Type.Object({ key: Key }) } };
+const pageSchema = { hide: true, params: Type.Object({ key: Key }) };
 // Files and the bundle are fetched by a sandboxed page, which has no cookies to send: like the
 // page's own address, knowing the session id (or sid) is what grants them.
-const asset = {
+const asset = (resource: string) => ({
   schema: { hide: true, params: Type.Object({ key: Key, '*': Type.String() }) },
-  config: { public: true },
-};
+  config: { access: { resource, action: 'read', rule: 'public' } as Access },
+});
+
+/** A published app's pages are shared: any signed-in caller. */
+const APP_PAGE: Access = { resource: 'stage.app', action: 'read' };
 
 /** `/preview/<session id>/`: the last good render of a session, as a page. */
 export const previewRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db }) => {
+  // A preview is the session's: its owners, collaborators, team and admins.
+  const PREVIEW: Access = {
+    resource: 'stage.session',
+    action: 'read',
+    rule: 'owner',
+    owner: (request) => findSessionOwnership(db, (request.params as { key?: unknown }).key),
+  };
+  const page = { schema: pageSchema, config: { access: PREVIEW } };
   app.get('/:key', page, async (request, reply) =>
     reply.redirect(`${request.url.split('?')[0]}/`, 302),
   );
@@ -187,7 +198,7 @@ export const previewRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
   app.get('/:key/', page, async (request, reply) =>
     serve(db, request, reply, request.params.key, '', title(request.params.key)),
   );
-  app.get('/:key/*', asset, async (request, reply) =>
+  app.get('/:key/*', asset('stage.preview'), async (request, reply) =>
     serve(db, request, reply, request.params.key, request.params['*'], title(request.params.key)),
   );
 };
@@ -197,6 +208,7 @@ export const previewRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
  * By sid only: a name could be guessed, and the app's files are served by address.
  */
 export const appPageRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db }) => {
+  const page = { schema: pageSchema, config: { access: APP_PAGE } };
   app.get('/:key', page, async (request, reply) =>
     reply.redirect(`${request.url.split('?')[0]}/`, 302),
   );
@@ -207,7 +219,7 @@ export const appPageRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
     return serve(db, request, reply, found.session_id, rest, found.title ?? found.name);
   };
   app.get('/:key/', page, async (request, reply) => serveApp(request, reply, ''));
-  app.get('/:key/*', asset, async (request, reply) =>
+  app.get('/:key/*', asset('stage.app'), async (request, reply) =>
     serveApp(request, reply, request.params['*']),
   );
 };

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { badRequest, ok, responses, type ServiceRoutes } from '@platform/core';
 import type { StageConfig } from '../config.js';
 import type { RenderError, StageDatabase } from '../database.js';
+import { sessionAccess } from '../access.js';
 import { checkPath } from '../paths.js';
 import { bundle } from '../render/bundle.js';
 import { filesWithContent } from '../repositories/files.js';
@@ -27,9 +28,11 @@ const where = (error: RenderError) =>
   error.file ? ` (${error.file}${error.line ? `:${error.line}:${error.column}` : ''})` : '';
 
 export const renderRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db }) => {
+  const session = sessionAccess(db);
   app.post(
     '/sessions/:id/render',
     {
+      config: { access: session.update },
       schema: {
         operationId: 'triggerRender',
         summary: 'Render a session',
@@ -60,6 +63,7 @@ export const renderRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (ap
   app.get(
     '/sessions/:id/render',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'getRenderState',
         summary: 'Render state of a session',

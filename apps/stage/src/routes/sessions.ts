@@ -1,30 +1,55 @@
-import { ok, responses, type ServiceRoutes } from '@platform/core';
+import { ok, ownershipFor, responses, type Access, type ServiceRoutes } from '@platform/core';
 import type { StageDatabase } from '../database.js';
 import type { StageConfig } from '../config.js';
+import { sessionAccess } from '../access.js';
 import { listFiles } from '../repositories/files.js';
 import { findRenderState } from '../repositories/renders.js';
-import { insertSession, setGoogleScopes, useSession } from '../repositories/sessions.js';
 import {
+  insertSession,
+  setCollaborators,
+  setGoogleScopes,
+  useSession,
+} from '../repositories/sessions.js';
+import {
+  CollaboratorsBody,
   CreatedSessionSchema,
+  CreateSessionSchema,
   ScopesSchema,
+  SessionAccessSchema,
   SessionParams,
   StatusSchema,
 } from '../schemas/sessions.js';
 import { ms, toRenderState, toSession } from '../views.js';
 
-export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db }) => {
+const CREATE: Access = { resource: 'stage.session', action: 'create' };
+
+export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
+  app,
+  { db, access },
+) => {
+  const session = sessionAccess(db);
+  const MANAGE: Access = { ...session.update, action: 'manage' };
+
   app.post(
     '/sessions',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createSession',
         summary: 'Create a session',
-        description: 'An empty session of files; no body. Answers its id.',
+        description:
+          'An empty session of files, made by the caller; an optional body `{ team }` names its team (a catalog owner the caller is in). Answers its id.',
+        body: CreateSessionSchema,
         response: responses({ 201: CreatedSessionSchema }),
       },
+      // The body is optional: none at all is `{}`.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
-    async (_request, reply) => {
-      const row = await insertSession(db);
+    async (request, reply) => {
+      const owner = await ownershipFor(request.identity, request.body?.team, access);
+      const row = await insertSession(db, owner);
       return reply.code(201).send(ok({ id: row.id, createdAt: ms(row.created_at) }));
     },
   );
@@ -32,23 +57,24 @@ export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
   app.get(
     '/sessions/:id/status',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'getStatus',
         summary: 'Status of a session',
         description:
-          'The session (times in epoch ms), its render state (version 0 and nulls before the first render) and its current files by path.',
+          'The session (times in epoch ms, who owns it), its render state (version 0 and nulls before the first render) and its current files by path.',
         params: SessionParams,
         response: responses({ 200: StatusSchema }),
       },
     },
     async (request) => {
-      const session = await useSession(db, request.params.id);
+      const found = await useSession(db, request.params.id);
       const [render, files] = await Promise.all([
-        findRenderState(db, session.id),
-        listFiles(db, session.id),
+        findRenderState(db, found.id),
+        listFiles(db, found.id),
       ]);
       return ok({
-        session: toSession(session),
+        session: toSession(found),
         render: toRenderState(render),
         files: files.map(({ path, version, size }) => ({ path, version, size })),
       });
@@ -56,8 +82,31 @@ export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
   );
 
   app.put(
+    '/sessions/:id/collaborators',
+    {
+      config: { access: MANAGE },
+      schema: {
+        operationId: 'setCollaborators',
+        summary: "Set the session's collaborators",
+        description:
+          'The people (emails) who may read and change the session as its creator does; replaces the list (lower case, repeats dropped). Its owners (creator, collaborators, team) and admins may.',
+        params: SessionParams,
+        body: CollaboratorsBody,
+        response: responses({ 200: SessionAccessSchema }),
+      },
+    },
+    async (request) => {
+      const emails = [...new Set(request.body.emails.map((email) => email.toLowerCase()))];
+      const found = await useSession(db, request.params.id);
+      const row = (await setCollaborators(db, found.id, emails)) ?? found;
+      return ok({ createdBy: row.created_by, team: row.team, collaborators: row.collaborators });
+    },
+  );
+
+  app.put(
     '/sessions/:id/google-scopes',
     {
+      config: { access: session.update },
       schema: {
         operationId: 'setGoogleScopes',
         summary: "Set the session's Google scopes",
@@ -78,6 +127,7 @@ export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
   app.get(
     '/sessions/:id/google-scopes',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'getGoogleScopes',
         summary: "The session's Google scopes",

@@ -1,5 +1,6 @@
 import { ok, PageQuery, responses, Type, type ServiceRoutes } from '@platform/core';
 import type { StageConfig } from '../config.js';
+import { sessionAccess } from '../access.js';
 import type { StageDatabase } from '../database.js';
 import { changeFiles, type Change } from '../repositories/files.js';
 import { useSession } from '../repositories/sessions.js';
@@ -42,9 +43,11 @@ export const snapshotRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app,
   { db, config },
 ) => {
+  const session = sessionAccess(db);
   app.post(
     '/sessions/:id/snapshots',
     {
+      config: { access: session.update },
       schema: {
         operationId: 'createSnapshot',
         summary: 'Snapshot a session',
@@ -65,6 +68,7 @@ export const snapshotRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app.get(
     '/sessions/:id/snapshots',
     {
+      config: { access: session.read },
       schema: {
         operationId: 'getSnapshots',
         summary: "A session's snapshots",
@@ -83,6 +87,7 @@ export const snapshotRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app.post(
     '/sessions/:id/snapshots/:snapshotId/restore',
     {
+      config: { access: session.update },
       schema: {
         operationId: 'restoreSnapshot',
         summary: 'Restore a snapshot',

@@ -1,5 +1,5 @@
 import { Name, Nullable, PageQuery, Type, type Static } from '@platform/core';
-import { EpochMs } from './sessions.js';
+import { EpochMs, OwnerFields, TeamField } from './sessions.js';
 
 export const AppParams = Type.Object({
   sid: Type.String({
@@ -53,7 +53,10 @@ const ConfigSchema = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown()
 export const AppSchema = Type.Object({
   sid: Type.String({ description: 'The app id (8 characters)' }),
   name: Type.String(),
-  sessionId: Type.String({ description: 'The session it serves' }),
+  sessionId: Nullable(Type.String(), {
+    description:
+      'The session it serves; null for a caller who may not read that session (its owner, collaborators and team, and admins may)',
+  }),
   title: Nullable(Type.String()),
   description: Nullable(Type.String()),
   config: ConfigSchema,
@@ -62,6 +65,7 @@ export const AppSchema = Type.Object({
   createdAt: EpochMs('When it was published first'),
   updatedAt: EpochMs('Its last change'),
   publishedAt: EpochMs('When it started serving its current session'),
+  ...OwnerFields,
 });
 
 export const AppCreateSchema = Type.Object({
@@ -70,6 +74,7 @@ export const AppCreateSchema = Type.Object({
   title: Type.Optional(Text(200, 'Shown instead of the name')),
   description: Type.Optional(Text(2000, 'What the app does')),
   config: Type.Optional(ConfigSchema),
+  team: Type.Optional(TeamField),
 });
 
 export const AppUpdateSchema = Type.Object({
@@ -80,6 +85,7 @@ export const AppUpdateSchema = Type.Object({
   repository: Type.Optional(
     Nullable(RepositoryInputSchema, { description: 'The linked repository; null unlinks it' }),
   ),
+  team: Type.Optional(TeamField),
 });
 
 export const PublishSchema = Type.Object({
@@ -110,6 +116,7 @@ export const StudioCreateSchema = Type.Object({
     maxLength: 100,
     description: 'The app to edit (sid or name)',
   }),
+  team: Type.Optional(TeamField),
 });
 
 export const StudioListQuery = Type.Object({
@@ -129,6 +136,7 @@ export const StudioSessionSchema = Type.Object({
   createdAt: EpochMs('When it was opened'),
   lastAccessedAt: EpochMs('Its last use'),
   fileCount: Type.Integer(),
+  ...OwnerFields,
 });
 
 export type App = Static<typeof AppSchema>;

@@ -9,18 +9,51 @@ export const SessionParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64, description: 'The session id' }),
 });
 
+/** A team a resource may name: a catalog owner the caller is in (any, for an admin). */
+export const TeamField = Nullable(
+  Type.String({ minLength: 1, maxLength: 100, description: 'A catalog owner (team)' }),
+  { description: 'The team it belongs to: a catalog owner the caller is in (any, for an admin)' },
+);
+
+/** Who owns a resource, in its API shape. */
+export const OwnerFields = {
+  createdBy: Nullable(Type.String(), {
+    description: 'Who made it (an email, key:<name> for a team key); null: no one (admins only)',
+  }),
+  team: Nullable(Type.String(), { description: 'The team (catalog owner) it belongs to' }),
+};
+
+export const Collaborators = Type.Array(
+  Type.String({ format: 'email', maxLength: 254, description: "A person's email" }),
+  {
+    maxItems: 100,
+    description:
+      'People who may read and change the session as its creator does (lower case; up to 100)',
+  },
+);
+
 export const SessionSchema = Type.Object({
   createdAt: EpochMs('When the session was created'),
   lastAccessedAt: EpochMs('Its last use: every request about it moves this'),
   appSid: Nullable(Type.String(), {
     description: 'The app a studio session edits; null otherwise',
   }),
+  ...OwnerFields,
+  collaborators: Collaborators,
 });
+
+export const CreateSessionSchema = Type.Optional(
+  Type.Object({ team: Type.Optional(TeamField) }, { description: 'Optional: { team }' }),
+);
 
 export const CreatedSessionSchema = Type.Object({
   id: Type.String({ description: 'The new session id (8 characters)' }),
   createdAt: EpochMs('When it was created'),
 });
+
+export const CollaboratorsBody = Type.Object({ emails: Collaborators });
+
+export const SessionAccessSchema = Type.Object({ ...OwnerFields, collaborators: Collaborators });
 
 export const PushSchema = Type.Object({
   files: Type.Record(

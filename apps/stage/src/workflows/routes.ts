@@ -1,4 +1,13 @@
-import { ApiError, notFound, ok, responses, Type, type ServiceRoutes } from '@platform/core';
+import {
+  ApiError,
+  notFound,
+  ok,
+  responses,
+  Type,
+  type Access,
+  type ServiceRoutes,
+} from '@platform/core';
+import { appOwner } from '../access.js';
 import type { StageConfig } from '../config.js';
 import type { StageDatabase } from '../database.js';
 import { findApp } from '../repositories/apps.js';
@@ -48,11 +57,15 @@ const toStep = (row: Selectable<WorkflowRunStepsTable>) => ({
   durationMs: row.duration_ms,
 });
 
+/** The users of an app run its workflows: members (and admins). */
+const RUN: Access = { resource: 'stage.workflow', action: 'invoke' };
+
 /** POST /api/v1/run/:appSid/:workflowName (mounted at /api/v1/run). */
 export const runRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
   app.post(
     '/:appSid/:workflowName',
     {
+      config: { access: RUN },
       schema: {
         operationId: 'runWorkflow',
         summary: "Run one of a published app's workflows",
@@ -89,6 +102,10 @@ export const runRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
 /** GET /api/v1/stage/apps/:sid/runs and /runs/:runId (under the stage prefix). */
 export const runHistoryRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
   const { db } = ctx;
+  // Runs hold what each caller sent and what the peers answered: the app's owners and admins.
+  const owner = appOwner(db);
+  const RUNS: Access = { resource: 'stage.run', action: 'read', rule: 'owner', owner };
+  const SHEETS: Access = { resource: 'stage.spreadsheet', action: 'read', rule: 'owner', owner };
   /** The app, its runs left `running` by a stopped process marked INTERRUPTED first. */
   const appWithRuns = async (sid: string) => {
     const found = await findApp(db, sid);
@@ -98,6 +115,7 @@ export const runHistoryRoutes: ServiceRoutes<StageDatabase, StageConfig> = async
   app.get(
     '/apps/:sid/runs',
     {
+      config: { access: RUNS },
       schema: {
         operationId: 'listRuns',
         summary: "An app's workflow runs",
@@ -120,6 +138,7 @@ export const runHistoryRoutes: ServiceRoutes<StageDatabase, StageConfig> = async
   app.get(
     '/apps/:sid/runs/:runId',
     {
+      config: { access: RUNS },
       schema: {
         operationId: 'getRun',
         summary: 'One workflow run with its steps',
@@ -145,6 +164,7 @@ export const runHistoryRoutes: ServiceRoutes<StageDatabase, StageConfig> = async
   app.get(
     '/apps/:sid/spreadsheets/:spreadsheetId',
     {
+      config: { access: SHEETS },
       schema: {
         operationId: 'getSpreadsheet',
         summary: "One of an app's embedded spreadsheets",

@@ -192,11 +192,22 @@ export async function ownershipFor(
   return { createdBy, team };
 }
 
-/** The hook: every request to a route of `scope` is decided by its declaration. */
-export function authorizeRequests(scope: FastifyInstance, options: AuthorizationOptions) {
-  scope.addHook('preValidation', async (request) => {
-    const access = request.routeOptions.config?.access;
-    if (access) await enforce(request, access, options);
+/**
+ * The hook: every route of `scope` must declare its access (start-up fails otherwise), and every
+ * request to one that is not public is decided by its declaration before its body is validated.
+ */
+export function authorizeRequests(
+  scope: FastifyInstance,
+  service: string,
+  options: AuthorizationOptions,
+) {
+  scope.addHook('onRoute', (route) => {
+    requireAccess(route, service);
+    const access = (route.config as { access: Access }).access;
+    if (ruleOf(access) === 'public') return;
+    const decide = async (request: FastifyRequest) => enforce(request, access, options);
+    const existing = route.preValidation;
+    route.preValidation = [decide, ...(existing ? [existing].flat() : [])] as typeof existing;
   });
 }
 
@@ -217,10 +228,7 @@ export function authorizationOptions(
     const key = email.toLowerCase();
     const hit = cache.get(key);
     if (hit && hit.until > Date.now()) return hit.teams;
-    const listOwners = platform.catalog.listOwners as (args: {
-      query: { member: string; limit: number };
-    }) => Promise<Array<{ name: string }>>;
-    const owners = await listOwners({ query: { member: key, limit: 1000 } });
+    const owners = await platform.catalog.listOwners({ query: { member: key, limit: 1000 } });
     const found = owners.map((owner) => owner.name);
     if (cache.size > 10_000) cache.clear();
     cache.set(key, { teams: found, until: Date.now() + TEAMS_TTL_MS });

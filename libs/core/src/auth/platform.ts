@@ -5,7 +5,7 @@ import {
   type PlatformClient,
   type Transport,
 } from '@platform/client';
-import { IDENTITY_HEADER, type Identity } from './identity.js';
+import { describeIdentity, IDENTITY_HEADER, type Identity } from './identity.js';
 import type { AuthSettings } from './settings.js';
 import { signIdentity } from './tokens.js';
 
@@ -24,9 +24,15 @@ export async function serviceIdentityHeaders(
   auth: AuthSettings,
   service: string,
   user?: string,
+  via?: string,
 ): Promise<Record<string, string>> {
   if (!auth.enabled) return {};
-  const identity = { kind: 'service' as const, name: service, ...(user ? { user } : {}) };
+  const identity = {
+    kind: 'service' as const,
+    name: service,
+    ...(user ? { user } : {}),
+    ...(via && via !== user ? { via } : {}),
+  };
   const token = await signIdentity(auth.sessionSecret as string, identity);
   return { [IDENTITY_HEADER]: token };
 }
@@ -34,7 +40,7 @@ export async function serviceIdentityHeaders(
 /**
  * The typed client of every service, as `service` calls them: each request carries a freshly
  * signed identity of that service when authentication is on, naming the person it acts for when
- * `actingFor` is a signed-in user (so that, e.g., the identity service hands out only that
+ * `actingFor` is a person or a person's key (so that, e.g., the identity service hands out only that
  * person's delegated tokens). `extraHeaders` go with every request (e.g. `x-stage-app`, which the
  * inference service honours from the stage service only).
  */
@@ -45,12 +51,22 @@ export function platformClient(
   actingFor?: Identity,
   extraHeaders: Record<string, string> = {},
 ) {
-  const user = actingFor?.kind === 'user' ? actingFor.email : undefined;
+  // The person it acts for: a signed-in user, a personal key's owner, the person a service acts
+  // for; `via` names the caller itself (a key) for the audit trail.
+  const user =
+    actingFor?.kind === 'user'
+      ? actingFor.email
+      : actingFor?.kind === 'key'
+        ? (actingFor.owner ?? undefined)
+        : actingFor?.kind === 'service'
+          ? actingFor.user
+          : undefined;
+  const via = actingFor && actingFor.kind !== 'anonymous' ? describeIdentity(actingFor) : undefined;
   const transport: Transport = {
     async send(request) {
       const headers = {
         ...extraHeaders,
-        ...(await serviceIdentityHeaders(auth, service, user)),
+        ...(await serviceIdentityHeaders(auth, service, user, via)),
       };
       if (link.app) return injectTransport(link.app(), headers).send(request);
       if (link.url) return httpTransport(link.url, { headers }).send(request);

@@ -18,6 +18,11 @@ export interface operations {
                     description?: string | null;
                     /** @description #rrggbb */
                     color?: string | null;
+                    /**
+                     * team
+                     * @description A team (a catalog owner) whose members may change it too; you must be in it (admins: any)
+                     */
+                    team?: string | null;
                 };
             };
         };
@@ -37,6 +42,10 @@ export interface operations {
                             description: string | null;
                             /** @description #rrggbb, lower case */
                             color: string | null;
+                            /** @description Who made it: an email, or key:<name> for a team key; null: no one (admins only) */
+                            createdBy: string | null;
+                            /** @description The team whose members may change it too */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

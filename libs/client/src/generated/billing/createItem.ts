@@ -41,6 +41,11 @@ export interface operations {
                     stageApp?: string | null;
                     /** @description Who spent it */
                     author?: string | null;
+                    /**
+                     * team
+                     * @description A team (a catalog owner) whose members may change it too; you must be in it (admins: any)
+                     */
+                    team?: string | null;
                 };
             };
         };
@@ -81,6 +86,10 @@ export interface operations {
                             dimensions: {
                                 [key: string]: unknown;
                             };
+                            /** @description Who made it: an email, or key:<name> for a team key; null: no one (admins only) */
+                            createdBy: string | null;
+                            /** @description The team whose members may change it too */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -18,10 +18,10 @@ import type { operations as GetStatus } from './getStatus.js';
 import type { operations as Search } from './search.js';
 import type { operations as StartSync } from './startSync.js';
 import type { operations as UploadFocus } from './uploadFocus.js';
+import type { operations as ListSyncAdapters } from './listSyncAdapters.js';
 import type { operations as ListSyncJobs } from './listSyncJobs.js';
 import type { operations as GetSyncJob } from './getSyncJob.js';
 import type { operations as ListSkippedRows } from './listSkippedRows.js';
-import type { operations as ListSyncAdapters } from './listSyncAdapters.js';
 
 export type operations = Health &
   ListItems &
@@ -42,10 +42,10 @@ export type operations = Health &
   Search &
   StartSync &
   UploadFocus &
+  ListSyncAdapters &
   ListSyncJobs &
   GetSyncJob &
-  ListSkippedRows &
-  ListSyncAdapters;
+  ListSkippedRows;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/billing/healthz'],
@@ -67,8 +67,35 @@ export const OPERATIONS = {
   search: ['GET', '/api/v1/billing/search'],
   startSync: ['POST', '/api/v1/billing/sync'],
   uploadFocus: ['POST', '/api/v1/billing/sync/focus'],
+  listSyncAdapters: ['GET', '/api/v1/billing/sync/adapters'],
   listSyncJobs: ['GET', '/api/v1/billing/sync/jobs'],
   getSyncJob: ['GET', '/api/v1/billing/sync/jobs/{id}'],
   listSkippedRows: ['GET', '/api/v1/billing/sync/jobs/{id}/skipped'],
-  listSyncAdapters: ['GET', '/api/v1/billing/sync/adapters'],
+} as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"billing.health","action":"read","rule":"viewer","scope":"billing:read"},
+  listItems: {"resource":"billing.item","action":"read","rule":"viewer","scope":"billing:read"},
+  createItem: {"resource":"billing.item","action":"create","rule":"member","scope":"billing:write"},
+  getItemByProviderRef: {"resource":"billing.item","action":"read","rule":"viewer","scope":"billing:read"},
+  getItem: {"resource":"billing.item","action":"read","rule":"viewer","scope":"billing:read"},
+  updateItem: {"resource":"billing.item","action":"update","rule":"owner","scope":"billing:write"},
+  deleteItem: {"resource":"billing.item","action":"delete","rule":"owner","scope":"billing:write"},
+  listCategories: {"resource":"billing.category","action":"read","rule":"viewer","scope":"billing:read"},
+  createCategory: {"resource":"billing.category","action":"create","rule":"member","scope":"billing:write"},
+  getCategory: {"resource":"billing.category","action":"read","rule":"viewer","scope":"billing:read"},
+  updateCategory: {"resource":"billing.category","action":"update","rule":"owner","scope":"billing:write"},
+  deleteCategory: {"resource":"billing.category","action":"delete","rule":"owner","scope":"billing:write"},
+  reportSummary: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
+  reportBreakdown: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
+  reportTrend: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
+  getStatus: {"resource":"billing.status","action":"read","rule":"viewer","scope":"billing:read"},
+  search: {"resource":"billing.item","action":"read","rule":"viewer","scope":"billing:read"},
+  startSync: {"resource":"billing.sync","action":"create","rule":"admin","scope":"admin"},
+  uploadFocus: {"resource":"billing.sync","action":"ingest","rule":"admin","scope":"admin"},
+  listSyncAdapters: {"resource":"billing.adapter","action":"read","rule":"admin","scope":"admin"},
+  listSyncJobs: {"resource":"billing.sync","action":"read","rule":"admin","scope":"admin"},
+  getSyncJob: {"resource":"billing.sync","action":"read","rule":"admin","scope":"admin"},
+  listSkippedRows: {"resource":"billing.sync","action":"read","rule":"admin","scope":"admin"},
 } as const;

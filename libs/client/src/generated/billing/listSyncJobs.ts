@@ -50,6 +50,8 @@ export interface operations {
                                 row: number;
                                 reason: string;
                             }[];
+                            /** @description Who started it (an email, or key:<name> for a team key); the items it created record them. null: no person (authentication off) */
+                            createdBy: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

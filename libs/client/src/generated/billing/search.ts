@@ -49,6 +49,10 @@ export interface operations {
                             dimensions: {
                                 [key: string]: unknown;
                             };
+                            /** @description Who made it: an email, or key:<name> for a team key; null: no one (admins only) */
+                            createdBy: string | null;
+                            /** @description The team whose members may change it too */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -45,6 +45,8 @@ export interface operations {
                     providesApis?: string[];
                     /** @description Ids or names of the APIs it consumes; replaces them */
                     consumesApis?: string[];
+                    /** @description The team (a catalog owner, by name) that owns it with its creator: its members may change it. Only a team the caller is in (admins: any); null clears it */
+                    team?: string | null;
                 };
             };
         };
@@ -90,6 +92,10 @@ export interface operations {
                             providesApis: string[];
                             /** @description Ids of the APIs it consumes */
                             consumesApis: string[];
+                            /** @description Who made it: an email, or key:<name> for a team key; null when made before owners were recorded */
+                            createdBy: string | null;
+                            /** @description The team (a catalog owner) that owns it */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

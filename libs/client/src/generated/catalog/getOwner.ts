@@ -25,11 +25,16 @@ export interface operations {
                             id: string;
                             name: string;
                             email: string | null;
+                            /** @description Display name */
                             team: string | null;
                             /** @enum {unknown} */
                             kind: "group" | "user";
                             /** @description Name of the parent group */
                             parent: string | null;
+                            /** @description Emails of the people in this team */
+                            members: string[];
+                            /** @description Who made it: an email, or key:<name> for a team key; null when made before owners were recorded */
+                            createdBy: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

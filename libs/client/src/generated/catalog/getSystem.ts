@@ -28,6 +28,10 @@ export interface operations {
                             /** @description Name of its owner */
                             owner: string | null;
                             tags: string[];
+                            /** @description Who made it: an email, or key:<name> for a team key; null when made before owners were recorded */
+                            createdBy: string | null;
+                            /** @description The team (a catalog owner) that owns it */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -81,3 +81,33 @@ export const OPERATIONS = {
   search: ['GET', '/api/v1/catalog/search'],
   importEntities: ['POST', '/api/v1/catalog/import'],
 } as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"catalog.health","action":"read","rule":"viewer","scope":"catalog:read"},
+  listServices: {"resource":"catalog.service","action":"read","rule":"viewer","scope":"catalog:read"},
+  createService: {"resource":"catalog.service","action":"create","rule":"member","scope":"catalog:write"},
+  getService: {"resource":"catalog.service","action":"read","rule":"viewer","scope":"catalog:read"},
+  updateService: {"resource":"catalog.service","action":"update","rule":"owner","scope":"catalog:write"},
+  deleteService: {"resource":"catalog.service","action":"delete","rule":"owner","scope":"catalog:write"},
+  addDependency: {"resource":"catalog.service","action":"update","rule":"owner","scope":"catalog:write"},
+  removeDependency: {"resource":"catalog.service","action":"update","rule":"owner","scope":"catalog:write"},
+  getDependencyGraph: {"resource":"catalog.graph","action":"read","rule":"viewer","scope":"catalog:read"},
+  listApis: {"resource":"catalog.api","action":"read","rule":"viewer","scope":"catalog:read"},
+  createApi: {"resource":"catalog.api","action":"create","rule":"member","scope":"catalog:write"},
+  getApi: {"resource":"catalog.api","action":"read","rule":"viewer","scope":"catalog:read"},
+  updateApi: {"resource":"catalog.api","action":"update","rule":"owner","scope":"catalog:write"},
+  deleteApi: {"resource":"catalog.api","action":"delete","rule":"owner","scope":"catalog:write"},
+  listSystems: {"resource":"catalog.system","action":"read","rule":"viewer","scope":"catalog:read"},
+  createSystem: {"resource":"catalog.system","action":"create","rule":"member","scope":"catalog:write"},
+  getSystem: {"resource":"catalog.system","action":"read","rule":"viewer","scope":"catalog:read"},
+  updateSystem: {"resource":"catalog.system","action":"update","rule":"owner","scope":"catalog:write"},
+  deleteSystem: {"resource":"catalog.system","action":"delete","rule":"owner","scope":"catalog:write"},
+  listOwners: {"resource":"catalog.owner","action":"read","rule":"viewer","scope":"catalog:read"},
+  createOwner: {"resource":"catalog.owner","action":"create","rule":"member","scope":"catalog:write"},
+  getOwner: {"resource":"catalog.owner","action":"read","rule":"viewer","scope":"catalog:read"},
+  updateOwner: {"resource":"catalog.owner","action":"update","rule":"owner","scope":"catalog:write"},
+  deleteOwner: {"resource":"catalog.owner","action":"delete","rule":"owner","scope":"catalog:write"},
+  search: {"resource":"catalog.search","action":"read","rule":"viewer","scope":"catalog:read"},
+  importEntities: {"resource":"catalog.import","action":"create","rule":"member","scope":"catalog:write"},
+} as const;

@@ -7,6 +7,8 @@ export interface operations {
                 kind?: "group" | "user";
                 /** @description Only the children of this group (name) */
                 parent?: string;
+                /** @description Only the owners with this email among their members (any case): its teams */
+                member?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
@@ -31,11 +33,16 @@ export interface operations {
                             id: string;
                             name: string;
                             email: string | null;
+                            /** @description Display name */
                             team: string | null;
                             /** @enum {unknown} */
                             kind: "group" | "user";
                             /** @description Name of the parent group */
                             parent: string | null;
+                            /** @description Emails of the people in this team */
+                            members: string[];
+                            /** @description Who made it: an email, or key:<name> for a team key; null when made before owners were recorded */
+                            createdBy: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -23,6 +23,7 @@ export interface operations {
                      * @description Contact address
                      */
                     email?: string | null;
+                    /** @description Display name (not ownership) */
                     team?: string | null;
                     /**
                      * @description group (default) or user
@@ -31,6 +32,8 @@ export interface operations {
                     kind?: "group" | "user";
                     /** @description Name (or id) of the parent group; groups only */
                     parent?: string | null;
+                    /** @description Emails of the people in this team (stored in lower case, repeats dropped); replaces them. Members may change the owner record and what its team owns */
+                    members?: string[];
                 };
             };
         };
@@ -48,11 +51,16 @@ export interface operations {
                             id: string;
                             name: string;
                             email: string | null;
+                            /** @description Display name */
                             team: string | null;
                             /** @enum {unknown} */
                             kind: "group" | "user";
                             /** @description Name of the parent group */
                             parent: string | null;
+                            /** @description Emails of the people in this team */
+                            members: string[];
+                            /** @description Who made it: an email, or key:<name> for a team key; null when made before owners were recorded */
+                            createdBy: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

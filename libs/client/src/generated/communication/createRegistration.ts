@@ -5,7 +5,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The app (a published app id of stage, or any name up to 100 characters) */
+                /** @description The app: a published app's sid in stage (whose owners it belongs to), or any name up to 100 characters (admins only) */
                 appId: string;
             };
             cookie?: never;

@@ -45,3 +45,21 @@ export const OPERATIONS = {
   listDeliveries: ['GET', '/api/v1/communication/apps/{appId}/deliveries'],
   getDelivery: ['GET', '/api/v1/communication/apps/{appId}/deliveries/{id}'],
 } as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"communication.health","action":"read","rule":"viewer","scope":"communication:read"},
+  listChannels: {"resource":"communication.channel","action":"read","rule":"viewer","scope":"communication:read"},
+  createChannel: {"resource":"communication.channel","action":"create","rule":"admin","scope":"admin"},
+  getChannel: {"resource":"communication.channel","action":"read","rule":"viewer","scope":"communication:read"},
+  updateChannel: {"resource":"communication.channel","action":"update","rule":"admin","scope":"admin"},
+  deleteChannel: {"resource":"communication.channel","action":"delete","rule":"admin","scope":"admin"},
+  listRegistrations: {"resource":"communication.registration","action":"read","rule":"owner","scope":"communication:read"},
+  createRegistration: {"resource":"communication.registration","action":"create","rule":"owner","scope":"communication:write"},
+  getRegistration: {"resource":"communication.registration","action":"read","rule":"owner","scope":"communication:read"},
+  updateRegistration: {"resource":"communication.registration","action":"update","rule":"owner","scope":"communication:write"},
+  deleteRegistration: {"resource":"communication.registration","action":"delete","rule":"owner","scope":"communication:write"},
+  send: {"resource":"communication.delivery","action":"create","rule":"owner","scope":"communication:write"},
+  listDeliveries: {"resource":"communication.delivery","action":"read","rule":"owner","scope":"communication:read"},
+  getDelivery: {"resource":"communication.delivery","action":"read","rule":"owner","scope":"communication:read"},
+} as const;

@@ -21,3 +21,13 @@ export const OPERATIONS = {
   setFeature: ['PUT', '/api/v1/features/{name}'],
   clearFeature: ['DELETE', '/api/v1/features/{name}'],
 } as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  healthz: {"resource":"gateway.health","action":"read","rule":"public","scope":null},
+  health: {"resource":"gateway.health","action":"read","rule":"viewer","scope":"gateway:read"},
+  listFeatures: {"resource":"gateway.feature","action":"read","rule":"public","scope":null},
+  getFeature: {"resource":"gateway.feature","action":"read","rule":"viewer","scope":"gateway:read"},
+  setFeature: {"resource":"gateway.feature","action":"update","rule":"admin","scope":"admin"},
+  clearFeature: {"resource":"gateway.feature","action":"delete","rule":"admin","scope":"admin"},
+} as const;

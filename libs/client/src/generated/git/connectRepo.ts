@@ -16,8 +16,10 @@ export interface operations {
                     owner: string;
                     /** @description Repository name: letters, digits, '.', '_' and '-', not only dots (local: not starting with '.', no '..') */
                     repoName: string;
-                    /** @description Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones */
+                    /** @description Whose delegated token acts and who authors: the caller's own email (another person's is 403); default: the caller */
                     user?: string;
+                    /** @description A team (a catalog owner) whose members own it too; you must be in it (admins: any) */
+                    team?: string | null;
                 };
             };
         };
@@ -46,6 +48,10 @@ export interface operations {
                             /** @description active, archived or missing */
                             status: string;
                             private: boolean;
+                            /** @description Who made it: an email, or key:<name> for a team key; null: no one (made before ownership existed; admins only) */
+                            createdBy: string | null;
+                            /** @description The team whose members own it too */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

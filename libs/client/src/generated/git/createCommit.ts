@@ -13,7 +13,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones */
+                    /** @description Whose delegated token acts and who authors: the caller's own email (another person's is 403); default: the caller */
                     user?: string;
                     /** @description The branch the commit goes on (created from nothing only in an empty repository) */
                     branch: string;

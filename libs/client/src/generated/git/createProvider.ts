@@ -21,6 +21,8 @@ export interface operations {
                     passportProviderId?: string;
                     /** @description github only: the REST API root (GitHub Enterprise: https://<host>/api/v3); default https://api.github.com */
                     baseUrl?: string;
+                    /** @description A team (a catalog owner) whose members own it too; you must be in it (admins: any) */
+                    team?: string | null;
                 };
             };
         };
@@ -40,6 +42,10 @@ export interface operations {
                             type: string;
                             passportProviderId: string | null;
                             baseUrl: string | null;
+                            /** @description Who made it: an email, or key:<name> for a team key; null: no one (made before ownership existed; admins only) */
+                            createdBy: string | null;
+                            /** @description The team whose members own it too */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

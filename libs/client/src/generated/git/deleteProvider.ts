@@ -27,6 +27,10 @@ export interface operations {
                             type: string;
                             passportProviderId: string | null;
                             baseUrl: string | null;
+                            /** @description Who made it: an email, or key:<name> for a team key; null: no one (made before ownership existed; admins only) */
+                            createdBy: string | null;
+                            /** @description The team whose members own it too */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

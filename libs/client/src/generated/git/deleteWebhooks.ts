@@ -3,7 +3,7 @@ export interface operations {
     "git.deleteWebhooks": {
         parameters: {
             query?: {
-                /** @description Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones */
+                /** @description Whose delegated token acts and who authors: the caller's own email (another person's is 403); default: the caller */
                 user?: string;
                 /** @description Only this one; default: all */
                 url?: string;

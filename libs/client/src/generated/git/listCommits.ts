@@ -3,7 +3,7 @@ export interface operations {
     "git.listCommits": {
         parameters: {
             query?: {
-                /** @description Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones */
+                /** @description Whose delegated token acts and who authors: the caller's own email (another person's is 403); default: the caller */
                 user?: string;
                 /** @description Branch (or sha) to list from; default: the default branch */
                 branch?: string;

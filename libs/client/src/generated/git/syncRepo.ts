@@ -13,7 +13,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Whose delegated token acts (their email); required for github repositories, the commit author's email for local ones */
+                    /** @description Whose delegated token acts and who authors: the caller's own email (another person's is 403); default: the caller */
                     user?: string;
                 };
             };
@@ -43,6 +43,10 @@ export interface operations {
                             /** @description active, archived or missing */
                             status: string;
                             private: boolean;
+                            /** @description Who made it: an email, or key:<name> for a team key; null: no one (made before ownership existed; admins only) */
+                            createdBy: string | null;
+                            /** @description The team whose members own it too */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -41,6 +41,8 @@ export interface operations {
                             error: string | null;
                             requestId: string | null;
                             app: string | null;
+                            /** @description Who made the call: an email, key:<name> for a team key; null for calls logged before ownership */
+                            createdBy: string | null;
                             /** Format: date-time */
                             created: string;
                         };

@@ -48,3 +48,22 @@ export const OPERATIONS = {
   getUsage: ['GET', '/api/v1/inference/usage'],
   getRequest: ['GET', '/api/v1/inference/requests/{id}'],
 } as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"inference.health","action":"read","rule":"viewer","scope":"inference:read"},
+  listProviders: {"resource":"inference.provider","action":"read","rule":"viewer","scope":"inference:read"},
+  createProvider: {"resource":"inference.provider","action":"create","rule":"admin","scope":"admin"},
+  getProvider: {"resource":"inference.provider","action":"read","rule":"viewer","scope":"inference:read"},
+  updateProvider: {"resource":"inference.provider","action":"update","rule":"admin","scope":"admin"},
+  deleteProvider: {"resource":"inference.provider","action":"delete","rule":"admin","scope":"admin"},
+  listModels: {"resource":"inference.model","action":"read","rule":"viewer","scope":"inference:read"},
+  syncModels: {"resource":"inference.model","action":"manage","rule":"admin","scope":"admin"},
+  chat: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  chatStream: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  embed: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  generateImages: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  transcribe: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  getUsage: {"resource":"inference.request","action":"read","rule":"viewer","scope":"inference:read"},
+  getRequest: {"resource":"inference.request","action":"read","rule":"owner","scope":"inference:read"},
+} as const;

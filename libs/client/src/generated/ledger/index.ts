@@ -54,3 +54,24 @@ export const OPERATIONS = {
   getClassification: ['GET', '/api/v1/ledger/classifications/{id}'],
   deleteClassification: ['DELETE', '/api/v1/ledger/classifications/{id}'],
 } as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"ledger.health","action":"read","rule":"viewer","scope":"ledger:read"},
+  createEvent: {"resource":"ledger.event","action":"create","rule":"member","scope":"ledger:write"},
+  listEvents: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
+  verifyEvents: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
+  getEvent: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
+  signHead: {"resource":"ledger.signature","action":"manage","rule":"admin","scope":"admin"},
+  listSignedHeads: {"resource":"ledger.signature","action":"read","rule":"admin","scope":"admin"},
+  getSigningKey: {"resource":"ledger.signature","action":"read","rule":"viewer","scope":"ledger:read"},
+  createPolicy: {"resource":"ledger.policy","action":"create","rule":"admin","scope":"admin"},
+  listPolicies: {"resource":"ledger.policy","action":"read","rule":"admin","scope":"admin"},
+  getPolicy: {"resource":"ledger.policy","action":"read","rule":"admin","scope":"admin"},
+  deletePolicy: {"resource":"ledger.policy","action":"delete","rule":"admin","scope":"admin"},
+  applyPolicy: {"resource":"ledger.policy","action":"manage","rule":"admin","scope":"admin"},
+  createClassification: {"resource":"ledger.classification","action":"create","rule":"admin","scope":"admin"},
+  listClassifications: {"resource":"ledger.classification","action":"read","rule":"viewer","scope":"ledger:read"},
+  getClassification: {"resource":"ledger.classification","action":"read","rule":"viewer","scope":"ledger:read"},
+  deleteClassification: {"resource":"ledger.classification","action":"delete","rule":"admin","scope":"admin"},
+} as const;

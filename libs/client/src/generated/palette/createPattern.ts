@@ -21,6 +21,8 @@ export interface operations {
                     components?: string[];
                     /** @description Up to 50 tags of 1-50 characters; repeats are dropped */
                     tags?: string[];
+                    /** @description The team (a catalog owner, by name) that owns it with its creator: its members may change it. Only a team the caller is in (admins: any); null clears it */
+                    team?: string | null;
                 };
             };
         };
@@ -48,6 +50,10 @@ export interface operations {
                                 component: string | null;
                             }[];
                             tags: string[];
+                            /** @description Who made it: an email, or key:<name> for a team key; null when made before owners were recorded */
+                            createdBy: string | null;
+                            /** @description The team (a catalog owner) that owns it */
+                            team: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds

@@ -20,6 +20,10 @@ export interface operations {
                      * @description When the key stops working (in the future)
                      */
                     expiresAt?: string;
+                    /** @description What the key may do: admin, *, *:read, *:write, <service>:read, <service>:write, pulse:ingest, inference:invoke. Default ["*"]: whatever its creator's role allows. Never more than the creator's role; admin only from an admin; a viewer's keys only read */
+                    scopes?: string[];
+                    /** @description Makes a team key (a service account) of a team the creator is in: it keeps working when its creator leaves, with the role its creator had */
+                    team?: string;
                 };
             };
         };
@@ -63,6 +67,10 @@ export interface operations {
                             revokedAt: string | null;
                             /** @description The key PLATFORM_API_KEY names */
                             bootstrap: boolean;
+                            /** @description What the key may do (see the README) */
+                            scopes: string[];
+                            /** @description A team key (a service account): it acts for this catalog owner */
+                            team: string | null;
                             /** @description The key itself: shown this once, never again */
                             key: string;
                         };

@@ -51,6 +51,10 @@ export interface operations {
                             revokedAt: string | null;
                             /** @description The key PLATFORM_API_KEY names */
                             bootstrap: boolean;
+                            /** @description What the key may do (see the README) */
+                            scopes: string[];
+                            /** @description A team key (a service account): it acts for this catalog owner */
+                            team: string | null;
                         };
                     };
                 };

@@ -10,6 +10,8 @@ import type { operations as CreateKey } from './createKey.js';
 import type { operations as ListKeys } from './listKeys.js';
 import type { operations as GetKey } from './getKey.js';
 import type { operations as RevokeKey } from './revokeKey.js';
+import type { operations as ListUsers } from './listUsers.js';
+import type { operations as SetUserRole } from './setUserRole.js';
 import type { operations as CreateProvider } from './createProvider.js';
 import type { operations as ListProviders } from './listProviders.js';
 import type { operations as GetProvider } from './getProvider.js';
@@ -31,6 +33,8 @@ export type operations = Health &
   ListKeys &
   GetKey &
   RevokeKey &
+  ListUsers &
+  SetUserRole &
   CreateProvider &
   ListProviders &
   GetProvider &
@@ -53,6 +57,8 @@ export const OPERATIONS = {
   listKeys: ['GET', '/api/v1/passport/keys'],
   getKey: ['GET', '/api/v1/passport/keys/{idOrName}'],
   revokeKey: ['DELETE', '/api/v1/passport/keys/{idOrName}'],
+  listUsers: ['GET', '/api/v1/passport/users'],
+  setUserRole: ['PUT', '/api/v1/passport/users/{email}/role'],
   createProvider: ['POST', '/api/v1/passport/providers'],
   listProviders: ['GET', '/api/v1/passport/providers'],
   getProvider: ['GET', '/api/v1/passport/providers/{idOrName}'],
@@ -62,4 +68,30 @@ export const OPERATIONS = {
   listConnections: ['GET', '/api/v1/passport/connections'],
   deleteConnection: ['DELETE', '/api/v1/passport/connections/{provider}'],
   getToken: ['POST', '/api/v1/passport/tokens'],
+} as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"passport.health","action":"read","rule":"viewer","scope":"passport:read"},
+  login: {"resource":"passport.session","action":"create","rule":"public","scope":null},
+  loginCallback: {"resource":"passport.session","action":"create","rule":"public","scope":null},
+  logout: {"resource":"passport.session","action":"delete","rule":"public","scope":null},
+  me: {"resource":"passport.identity","action":"read","rule":"viewer","scope":"passport:read"},
+  listSessions: {"resource":"passport.session","action":"read","rule":"viewer","scope":"admin"},
+  deleteSession: {"resource":"passport.session","action":"delete","rule":"owner","scope":"admin"},
+  createKey: {"resource":"passport.key","action":"create","rule":"viewer","scope":"admin"},
+  listKeys: {"resource":"passport.key","action":"read","rule":"viewer","scope":"admin"},
+  getKey: {"resource":"passport.key","action":"read","rule":"owner","scope":"admin"},
+  revokeKey: {"resource":"passport.key","action":"delete","rule":"owner","scope":"admin"},
+  listUsers: {"resource":"passport.user","action":"read","rule":"admin","scope":"admin"},
+  setUserRole: {"resource":"passport.role","action":"manage","rule":"admin","scope":"admin"},
+  createProvider: {"resource":"passport.provider","action":"create","rule":"admin","scope":"admin"},
+  listProviders: {"resource":"passport.provider","action":"read","rule":"viewer","scope":"passport:read"},
+  getProvider: {"resource":"passport.provider","action":"read","rule":"viewer","scope":"passport:read"},
+  deleteProvider: {"resource":"passport.provider","action":"delete","rule":"admin","scope":"admin"},
+  connectProvider: {"resource":"passport.connection","action":"create","rule":"viewer","scope":"passport:write"},
+  connectCallback: {"resource":"passport.connection","action":"create","rule":"public","scope":null},
+  listConnections: {"resource":"passport.connection","action":"read","rule":"viewer","scope":"passport:read"},
+  deleteConnection: {"resource":"passport.connection","action":"delete","rule":"viewer","scope":"passport:write"},
+  getToken: {"resource":"passport.token","action":"read","rule":"admin","scope":"admin"},
 } as const;

@@ -24,11 +24,23 @@ export interface operations {
                             email: string;
                             name: string;
                             sessionId: string;
+                            /** @enum {unknown} */
+                            role: "viewer" | "member" | "admin";
+                            groups: string[];
+                            /** @description Catalog owners the caller is in (their members list, the groups claim, a team key) */
+                            teams: string[];
                         } | {
                             /** @enum {string} */
                             kind: "key";
                             keyId: string;
                             name: string;
+                            /** @enum {unknown} */
+                            role: "viewer" | "member" | "admin";
+                            scopes: string[];
+                            owner: string | null;
+                            team: string | null;
+                            /** @description Catalog owners the caller is in (their members list, the groups claim, a team key) */
+                            teams: string[];
                         } | {
                             /** @enum {string} */
                             kind: "service";

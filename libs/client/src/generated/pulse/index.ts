@@ -21,3 +21,13 @@ export const OPERATIONS = {
   getEvent: ['GET', '/api/v1/pulse/events/{id}'],
   topEvents: ['GET', '/api/v1/pulse/reports/top-events'],
 } as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"pulse.health","action":"read","rule":"viewer","scope":"pulse:read"},
+  trackEvent: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  listEvents: {"resource":"pulse.event","action":"read","rule":"viewer","scope":"pulse:read"},
+  trackEvents: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  getEvent: {"resource":"pulse.event","action":"read","rule":"viewer","scope":"pulse:read"},
+  topEvents: {"resource":"pulse.report","action":"read","rule":"viewer","scope":"pulse:read"},
+} as const;

@@ -25,6 +25,8 @@ export interface operations {
                     config?: {
                         [key: string]: unknown;
                     };
+                    /** @description The team it belongs to: a catalog owner the caller is in (any, for an admin) */
+                    team?: string | (never | null);
                 };
             };
         };
@@ -42,8 +44,8 @@ export interface operations {
                             /** @description The app id (8 characters) */
                             sid: string;
                             name: string;
-                            /** @description The session it serves */
-                            sessionId: string;
+                            /** @description The session it serves; null for a caller who may not read that session (its owner, collaborators and team, and admins may) */
+                            sessionId: string | null;
                             title: string | null;
                             description: string | null;
                             /** @description Values workflows read as {{ config.<key> }} */
@@ -70,6 +72,10 @@ export interface operations {
                             updatedAt: number;
                             /** @description When it started serving its current session (epoch milliseconds) */
                             publishedAt: number;
+                            /** @description Who made it (an email, key:<name> for a team key); null: no one (admins only) */
+                            createdBy: string | null;
+                            /** @description The team (catalog owner) it belongs to */
+                            team: string | null;
                         };
                     };
                 };

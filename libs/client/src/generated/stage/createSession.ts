@@ -7,7 +7,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: { team } */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The team it belongs to: a catalog owner the caller is in (any, for an admin) */
+                    team?: string | (never | null);
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {

@@ -12,6 +12,8 @@ export interface operations {
                 "application/json": {
                     /** @description The app to edit (sid or name) */
                     appSid: string;
+                    /** @description The team it belongs to: a catalog owner the caller is in (any, for an admin) */
+                    team?: string | (never | null);
                 };
             };
         };
@@ -33,6 +35,10 @@ export interface operations {
                             /** @description Its last use (epoch milliseconds) */
                             lastAccessedAt: number;
                             fileCount: number;
+                            /** @description Who made it (an email, key:<name> for a team key); null: no one (admins only) */
+                            createdBy: string | null;
+                            /** @description The team (catalog owner) it belongs to */
+                            team: string | null;
                         };
                     };
                 };

@@ -29,6 +29,12 @@ export interface operations {
                                 lastAccessedAt: number;
                                 /** @description The app a studio session edits; null otherwise */
                                 appSid: string | null;
+                                /** @description Who made it (an email, key:<name> for a team key); null: no one (admins only) */
+                                createdBy: string | null;
+                                /** @description The team (catalog owner) it belongs to */
+                                team: string | null;
+                                /** @description People who may read and change the session as its creator does (lower case; up to 100) */
+                                collaborators: string[];
                             };
                             render: {
                                 /** @description The entry of the last render asked for */

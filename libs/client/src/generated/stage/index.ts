@@ -2,6 +2,7 @@
 import type { operations as Health } from './health.js';
 import type { operations as CreateSession } from './createSession.js';
 import type { operations as GetStatus } from './getStatus.js';
+import type { operations as SetCollaborators } from './setCollaborators.js';
 import type { operations as SetGoogleScopes } from './setGoogleScopes.js';
 import type { operations as GetGoogleScopes } from './getGoogleScopes.js';
 import type { operations as PushFiles } from './pushFiles.js';
@@ -32,6 +33,7 @@ import type { operations as RunWorkflow } from './runWorkflow.js';
 export type operations = Health &
   CreateSession &
   GetStatus &
+  SetCollaborators &
   SetGoogleScopes &
   GetGoogleScopes &
   PushFiles &
@@ -63,6 +65,7 @@ export const OPERATIONS = {
   health: ['GET', '/api/v1/stage/healthz'],
   createSession: ['POST', '/api/v1/stage/sessions'],
   getStatus: ['GET', '/api/v1/stage/sessions/{id}/status'],
+  setCollaborators: ['PUT', '/api/v1/stage/sessions/{id}/collaborators'],
   setGoogleScopes: ['PUT', '/api/v1/stage/sessions/{id}/google-scopes'],
   getGoogleScopes: ['GET', '/api/v1/stage/sessions/{id}/google-scopes'],
   pushFiles: ['POST', '/api/v1/stage/sessions/{id}/push'],
@@ -89,4 +92,38 @@ export const OPERATIONS = {
   createStudioSession: ['POST', '/api/v1/studio/sessions'],
   listStudioSessions: ['GET', '/api/v1/studio/sessions'],
   runWorkflow: ['POST', '/api/v1/run/{appSid}/{workflowName}'],
+} as const;
+
+/** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
+export const ACCESS = {
+  health: {"resource":"stage.health","action":"read","rule":"viewer","scope":"stage:read"},
+  createSession: {"resource":"stage.session","action":"create","rule":"member","scope":"stage:write"},
+  getStatus: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  setCollaborators: {"resource":"stage.session","action":"manage","rule":"owner","scope":"stage:write"},
+  setGoogleScopes: {"resource":"stage.session","action":"update","rule":"owner","scope":"stage:write"},
+  getGoogleScopes: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  pushFiles: {"resource":"stage.session","action":"update","rule":"owner","scope":"stage:write"},
+  getAllFiles: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  readFile: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  deleteFile: {"resource":"stage.session","action":"update","rule":"owner","scope":"stage:write"},
+  getFileHistory: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  triggerRender: {"resource":"stage.session","action":"update","rule":"owner","scope":"stage:write"},
+  getRenderState: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  createSnapshot: {"resource":"stage.session","action":"update","rule":"owner","scope":"stage:write"},
+  getSnapshots: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  restoreSnapshot: {"resource":"stage.session","action":"update","rule":"owner","scope":"stage:write"},
+  createApp: {"resource":"stage.app","action":"create","rule":"owner","scope":"stage:write"},
+  listApps: {"resource":"stage.app","action":"read","rule":"viewer","scope":"stage:read"},
+  getApp: {"resource":"stage.app","action":"read","rule":"viewer","scope":"stage:read"},
+  updateApp: {"resource":"stage.app","action":"update","rule":"owner","scope":"stage:write"},
+  deleteApp: {"resource":"stage.app","action":"delete","rule":"owner","scope":"stage:write"},
+  getAppBySession: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
+  publishApp: {"resource":"stage.app","action":"update","rule":"owner","scope":"stage:write"},
+  callFunction: {"resource":"stage.function","action":"invoke","rule":"viewer","scope":"stage:read"},
+  listRuns: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
+  getRun: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
+  getSpreadsheet: {"resource":"stage.spreadsheet","action":"read","rule":"owner","scope":"stage:read"},
+  createStudioSession: {"resource":"stage.session","action":"create","rule":"owner","scope":"stage:write"},
+  listStudioSessions: {"resource":"stage.session","action":"read","rule":"viewer","scope":"stage:read"},
+  runWorkflow: {"resource":"stage.workflow","action":"invoke","rule":"member","scope":"stage:write"},
 } as const;

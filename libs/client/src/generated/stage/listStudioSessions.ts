@@ -33,6 +33,10 @@ export interface operations {
                             /** @description Its last use (epoch milliseconds) */
                             lastAccessedAt: number;
                             fileCount: number;
+                            /** @description Who made it (an email, key:<name> for a team key); null: no one (admins only) */
+                            createdBy: string | null;
+                            /** @description The team (catalog owner) it belongs to */
+                            team: string | null;
                         }[];
                     };
                 };

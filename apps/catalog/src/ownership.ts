@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  describeIdentity,
+  mayOwn,
+  ownershipFor,
+  principalOf,
+  type AuthorizationOptions,
+  type Identity,
+  type Ownership,
+} from '@platform/core';
+
+// Ownership of the records a person makes (issue 31): shared by the route files.
+
+/** The ownership columns of a new record: the caller, and the team it names (403 if not theirs). */
+export async function ownershipColumns(
+  identity: Identity,
+  team: string | null | undefined,
+  access: AuthorizationOptions,
+) {
+  const owner = await ownershipFor(identity, team, access);
+  return { created_by: owner.createdBy, team: owner.team };
+}
+
+/** The team an update sets: undefined keeps it, null clears it, a name is checked as on create. */
+export async function teamChange(
+  identity: Identity,
+  team: string | null | undefined,
+  access: AuthorizationOptions,
+) {
+  if (team == null) return team;
+  return (await ownershipFor(identity, team, access)).team;
+}
+
+/** What an owned record shows of its ownership columns. */
+export const shownOwnership = (row: { created_by: string | null; team: string | null }) => ({
+  createdBy: row.created_by,
+  team: row.team,
+});
+
+/**
+ * Whether the caller may change a record as its owner (libs/core's `mayOwn`), answered without
+ * asking anything once the caller's teams are known: they are asked here, before a transaction
+ * that holds the database (on the embedded one, the teams directory's own query would wait for it).
+ */
+export async function ownerCheck(identity: Identity, access: AuthorizationOptions) {
+  const { teams } = await principalOf(identity, access.authOn ? access.teams : undefined);
+  const known: AuthorizationOptions = { ...access, teams: async () => teams };
+  return (ownership: Ownership) => mayOwn(identity, ownership, known);
+}
+
+/** Records a denial the route decided itself (an import's) in the audit trail, as the hook does. */
+export async function auditDenial(
+  request: FastifyRequest,
+  access: AuthorizationOptions,
+  resource: string,
+  missing: string,
+) {
+  await access
+    .audit?.({
+      actor: describeIdentity(request.identity),
+      resource,
+      metadata: {
+        method: request.method,
+        path: request.url.split('?')[0],
+        action: 'update',
+        missing,
+        requestId: request.id,
+      },
+    })
+    .catch((error: unknown) => request.log.warn({ err: error }, 'denial not audited'));
+}
