@@ -45,7 +45,10 @@ async function seed() {
       { serviceId: 's', field: 'a', level: 'pii', justification: 'j' },
     ],
     ['/api/v1/catalog/systems', { name: 'sweep' }],
-    ['/api/v1/catalog/owners', { name: 'sweep' }],
+    [
+      '/api/v1/catalog/owners',
+      { name: 'sweep', members: ['owner@example.com', 'mate@example.com'] },
+    ],
     ['/api/v1/catalog/services', { name: 'other' }],
     ['/api/v1/catalog/services', { name: 'sweep', system: 'sweep', owner: 'sweep' }],
     ['/api/v1/catalog/services/sweep/dependencies', { dependsOn: 'other' }],
