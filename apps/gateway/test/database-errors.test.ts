@@ -13,13 +13,14 @@ describe('database errors a request can cause', () => {
     migrations: {},
     routes: [
       async (app) => {
+        const config = { access: { resource: 'probe.thing', action: 'read' as const } };
         const run = (statement: string) => async () => {
           await sql.raw(statement).execute(db.kysely);
           return { success: true, data: null };
         };
-        app.get('/duplicate', run("insert into probe_parent values ('a'), ('a')"));
-        app.get('/orphan', run("insert into probe_child values ('missing')"));
-        app.get('/bad-sql', run('select * from no_such_table'));
+        app.get('/duplicate', { config }, run("insert into probe_parent values ('a'), ('a')"));
+        app.get('/orphan', { config }, run("insert into probe_child values ('missing')"));
+        app.get('/bad-sql', { config }, run('select * from no_such_table'));
       },
     ],
   });

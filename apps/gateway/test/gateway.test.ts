@@ -187,16 +187,18 @@ describe('errors from services', () => {
     }),
     webRoot: join(__dirname, '..', 'web', 'dist'),
   };
+  const config = { access: { resource: 'boom.thing', action: 'read' as const } };
   async function boomRoutes(app: App) {
-    app.get('/crash', { schema: { operationId: 'crash' } }, async () => {
+    app.get('/crash', { config, schema: { operationId: 'crash' } }, async () => {
       throw new Error('select secret from credentials where password = hunter2');
     });
-    app.get('/refuse', { schema: { operationId: 'refuse' } }, async () => {
+    app.get('/refuse', { config, schema: { operationId: 'refuse' } }, async () => {
       throw badRequest('colour must be red or blue');
     });
     app.get(
       '/fine',
       {
+        config,
         schema: {
           operationId: 'fine',
           response: {

@@ -28,6 +28,8 @@ beforeAll(async () => {
     OIDC_CLIENT_ID: 'platform',
     OIDC_CLIENT_SECRET: 'a-client-secret',
     SESSION_SECRET: 'the-session-secret-of-the-sign-in-test',
+    // Ada reads the audit trail below: the admins' to read.
+    AUTH_ADMINS: 'ada@example.com',
   };
   const pulseUrl = await deadUrl();
   gw = await gatewayUnderTest({ ...env, PULSE_PROXY_URL: pulseUrl });

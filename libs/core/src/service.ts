@@ -12,6 +12,7 @@ import {
   authenticateRequests,
   authorizationOptions,
   authorizeRequests,
+  recordAccess,
   type AuthorizationOptions,
   platformClient,
   remoteKeyResolver,
@@ -310,6 +311,7 @@ export async function buildServiceApp<Config>(
   options: AppOptions = {},
 ): Promise<App> {
   const app = createApp(options);
+  recordAccess(app);
   await app.register(swagger, openApiInfo(manifest.title, manifest.version));
   await app.register(manifest.plugin, mount);
   await app.ready();

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { PlatformClient } from '@platform/client';
 import { ApiError } from '../errors.js';
 import type { AuthSettings } from './settings.js';
@@ -134,41 +135,58 @@ export async function enforce(
   throw new ApiError('FORBIDDEN', message);
 }
 
-/** Each route's declaration, by its handler: what a proxy looks up to decide as the service would. */
-const declared = new WeakMap<object, Access>();
-
 /**
- * Every route of `scope` must declare its access (or be a public route): start-up fails naming a
- * route that does not. The declaration goes into the OpenAPI document as `x-access`.
+ * Every route of `scope` must declare its access: start-up fails naming a route that does not.
+ * The declaration goes into the OpenAPI document as `x-access`.
  */
 export function requireAccess(route: RouteOptions, service: string) {
   const config = (route.config ?? {}) as { access?: Access; public?: boolean };
-  const access =
-    config.access ??
-    (config.public
-      ? { resource: `${service}.public`, action: 'read' as const, rule: 'public' as const }
-      : undefined);
+  const { access } = config;
   if (!access)
     throw new Error(
       `${service}: ${String(route.method)} ${route.url} declares no access (config.access)`,
     );
+  // The authentication hook lets a public route's callers through without credentials.
   if (ruleOf(access) === 'public') config.public = true;
-  route.config = { ...config, access } as typeof route.config;
+  route.config = config as typeof route.config;
   const schema = (route.schema ??= {}) as Record<string, unknown>;
   schema['x-access'] = documentAccess(access);
-  declared.set(route.handler, access);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The declaration of the route this app would serve a request with, and its path parameters
+     * (set by `recordAccess`): what the gateway's proxy decides a forwarded request by.
+     */
+    accessOf?: (
+      method: string,
+      url: string,
+    ) => { access: Access; params: Record<string, string> } | undefined;
+  }
+}
+
+/** Keeps every route's declaration in a router of `app`'s own, answered by `app.accessOf`. */
+export function recordAccess(app: FastifyInstance) {
+  const router = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: Access } | undefined)?.access;
+    if (!access) return;
+    for (const method of [route.method].flat()) {
+      if (!router.hasRoute(method as HTTPMethod, route.url))
+        router.on(method as HTTPMethod, route.url, () => undefined, access);
+    }
+  });
+  app.decorate('accessOf', (method: string, url: string) => {
+    const found = router.find(method as HTTPMethod, url.split('?')[0]);
+    if (!found) return undefined;
+    return { access: found.store as Access, params: found.params as Record<string, string> };
+  });
 }
 
 /** The access the route that `app` would serve this request with declares (a proxy's question). */
-export function accessOfRoute(
-  app: FastifyInstance,
-  method: string,
-  url: string,
-): { access: Access; params: Record<string, string> } | undefined {
-  const path = url.split('?')[0];
-  const found = app.findRoute({ method: method as 'GET', url: path });
-  const access = found && declared.get(found.handler);
-  return access && { access, params: found.params as Record<string, string> };
+export function accessOfRoute(app: FastifyInstance, method: string, url: string) {
+  return app.accessOf?.(method, url);
 }
 
 /**
