@@ -8,6 +8,8 @@ import { startProcess, testDatabaseServer } from '@platform/testing';
 import { SERVICES } from '../src/index';
 
 // The built entry points, as `npm start` and the containers run them (`npm test` builds first).
+// Each test starts processes that open and migrate embedded databases (several seconds each on a
+// busy machine): they get 90 s.
 const root = join(__dirname, '..', '..', '..');
 const gatewayMain = join(root, 'apps/gateway/dist/main.js');
 const pulseMain = join(root, 'apps/pulse/dist/main.js');
@@ -59,7 +61,7 @@ it('starts the gateway, keeps acknowledged data across a restart, and stops clea
   } finally {
     expect(await second.stop()).toBe(0);
   }
-});
+}, 90_000);
 
 it('proxies to a standalone pulse process, and serves in-process once that process is gone', async () => {
   const pulse = await startProcess(pulseMain, await storage());
@@ -97,7 +99,7 @@ it('proxies to a standalone pulse process, and serves in-process once that proce
     await pulse.stop();
     await gateway.stop();
   }
-});
+}, 90_000);
 
 it('migrates every schema with `npm run migrate`, and again without change', async () => {
   const env = { PATH: process.env.PATH ?? '', ...(await storage()) };
@@ -114,4 +116,4 @@ it('migrates every schema with `npm run migrate`, and again without change', asy
   ).rejects.toMatchObject({
     stderr: expect.stringContaining('DATABASE_URL must be an absolute URL'),
   });
-});
+}, 90_000);
