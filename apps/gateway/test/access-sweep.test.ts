@@ -99,7 +99,11 @@ beforeAll(async () => {
     gw,
     operations.map(({ path }) => ({ path })),
     {
-      headers: (method, url) => identityHeaders(byRule(method, url) ? CALLERS.admin : owner),
+      headers: async (method, url) =>
+        (await identityHeaders(byRule(method, url) ? CALLERS.admin : owner)) as Record<
+          string,
+          string
+        >,
       body: (method, url, payload) =>
         acceptsTeam(method, url) ? { ...payload, team: TEAM } : payload,
     },

@@ -12,6 +12,7 @@ export {
   type OperationId,
 } from './client.js';
 export { PlatformError, ConnectionError, type Transport } from './transport.js';
+export { ACCESS } from './generated/index.js';
 
 export function fetchTransport(baseUrl = ''): Transport {
   return {

@@ -42,7 +42,14 @@ describe('secrets at rest', () => {
 });
 
 describe('signed identities', () => {
-  const user: Identity = { kind: 'user', email: 'ada@example.com', name: 'Ada', sessionId: 's1' };
+  const user: Identity = {
+    kind: 'user',
+    email: 'ada@example.com',
+    name: 'Ada',
+    sessionId: 's1',
+    role: 'member',
+    groups: [],
+  };
 
   it('carry the identity to whoever holds the secret', async () => {
     expect(await verifyIdentity(SECRET, await signIdentity(SECRET, user))).toEqual(user);
@@ -73,9 +80,24 @@ describe('the authentication hook', () => {
       // The identity service's check, as a table of the one valid key and session.
       resolve: async ({ apiKey, sessionToken }) =>
         apiKey === 'good-key'
-          ? { kind: 'key', keyId: 'k1', name: 'ci' }
+          ? {
+              kind: 'key',
+              keyId: 'k1',
+              name: 'ci',
+              role: 'member',
+              scopes: ['*'],
+              owner: null,
+              team: null,
+            }
           : sessionToken === 'good-session'
-            ? { kind: 'user', email: 'ada@example.com', name: 'Ada', sessionId: 's1' }
+            ? {
+                kind: 'user',
+                email: 'ada@example.com',
+                name: 'Ada',
+                sessionId: 's1',
+                role: 'member',
+                groups: [],
+              }
             : null,
       signInPath: '/login',
     });

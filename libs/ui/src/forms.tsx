@@ -1,4 +1,5 @@
 import { createContext, useContext, useId, type FormEvent, type ReactNode } from 'react';
+import { useMe } from './access';
 import { errorMessage, fieldOf } from './api';
 
 const FormError = createContext<{ message: string | null; fields?: readonly string[] }>({
@@ -215,6 +216,53 @@ export function CheckboxField({
       />
       <label htmlFor={id}>{label}</label>
     </div>
+  );
+}
+
+/**
+ * The team that owns what is made (a catalog owner, by name), sent as `team`: one of the person's
+ * teams, or none; any name for an admin (or with authentication off).
+ */
+export function TeamField({
+  value,
+  onChange,
+  label = 'Team',
+  name = 'team',
+  hint,
+}: {
+  value: string;
+  onChange(value: string): void;
+  label?: string;
+  name?: string;
+  hint?: string;
+}) {
+  const me = useMe().data;
+  const person = me && (me.kind === 'user' || me.kind === 'key') ? me : null;
+  if (!person || person.role === 'admin')
+    return (
+      <TextField
+        label={label}
+        name={name}
+        hint={hint ?? "Optional: a catalog owner's name; its members may change it too"}
+        value={value}
+        onChange={onChange}
+      />
+    );
+  const teams = value && !person.teams.includes(value) ? [...person.teams, value] : person.teams;
+  return (
+    <SelectField
+      label={label}
+      name={name}
+      hint={
+        hint ??
+        (person.teams.length
+          ? 'Its members may change it too'
+          : 'You are in no team (catalog owner)')
+      }
+      value={value}
+      onChange={onChange}
+      options={[{ value: '', label: 'None (only you)' }, ...teams]}
+    />
   );
 }
 

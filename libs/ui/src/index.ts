@@ -2,7 +2,18 @@ export { mountApp } from './app';
 export { api, errorMessage, fieldOf, platformFetch, PlatformError, ConnectionError } from './api';
 export type { DataOf, ArgsOf, BodyOf, OperationId } from './api';
 export { Shell, PageHeader, NotFound, useEnabledServices, useSignOut, type NavItem } from './shell';
-export { Form, TextField, SelectField, CheckboxField, splitList } from './forms';
+export { Form, TextField, SelectField, CheckboxField, TeamField, splitList } from './forms';
+export {
+  useMe,
+  useCan,
+  whoMay,
+  type Me,
+  type Owned,
+  type AccessService,
+  type AccessOperation,
+  type OperationRef,
+} from './access';
+export { Allowed } from './allowed';
 export {
   DataTable,
   Pager,
@@ -39,5 +50,11 @@ export {
   useParams,
   useSearchParams,
 } from 'react-router';
-export { resourceRoutes, QueryList, type ResourceSpec, type FilterSpec } from './resource';
+export { QueryList } from './query-list';
+export {
+  resourceRoutes,
+  type ResourceSpec,
+  type ResourceAccess,
+  type FilterSpec,
+} from './resource';
 export { ResourceForm, type FieldSpec } from './resource-form';

@@ -1,13 +1,26 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CheckboxField, Form, SelectField, TextField, splitList } from './forms';
+import { CheckboxField, Form, SelectField, TeamField, TextField, splitList } from './forms';
 
 /** A field of a create or edit form, as the API names it. */
 export interface FieldSpec {
   name: string;
   label: string;
-  /** How it is typed: `list` is comma-separated text sent as an array, `json` an object. */
-  kind?: 'text' | 'textarea' | 'number' | 'select' | 'checkbox' | 'list' | 'json' | 'email' | 'url';
+  /**
+   * How it is typed: `list` is comma-separated text sent as an array, `json` an object, `team` the
+   * team that owns it (one of the person's teams).
+   */
+  kind?:
+    | 'text'
+    | 'textarea'
+    | 'number'
+    | 'select'
+    | 'checkbox'
+    | 'list'
+    | 'json'
+    | 'email'
+    | 'url'
+    | 'team';
   options?: readonly Option[];
   required?: boolean;
   hint?: string;
@@ -102,6 +115,15 @@ export function ResourceForm({
               label={f.label}
               name={f.name}
               checked={Boolean(values[f.name])}
+              onChange={set(f.name)}
+            />
+          ) : f.kind === 'team' ? (
+            <TeamField
+              key={f.name}
+              label={f.label}
+              name={f.name}
+              hint={f.hint}
+              value={String(values[f.name])}
               onChange={set(f.name)}
             />
           ) : f.kind === 'select' ? (

@@ -1,19 +1,20 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link, Route, useNavigate, useParams } from 'react-router';
-import { ConfirmButton } from './dialog';
-import { Card, Details, ErrorBanner, Loading } from './feedback';
-import { ResourceForm, type FieldSpec } from './resource-form';
-import { PageHeader } from './shell';
 import {
-  DataTable,
-  FilterBar,
-  FilterInput,
-  FilterSelect,
-  Pager,
-  useListParams,
-  type Column,
-} from './table';
+  useCan,
+  useMe,
+  whoMay,
+  type AccessOperation,
+  type AccessService,
+  type Owned,
+} from './access';
+import { ConfirmButton } from './dialog';
+import { Card, Details, Empty, ErrorBanner, Loading } from './feedback';
+import { ResourceForm, type FieldSpec } from './resource-form';
+import { QueryList } from './query-list';
+import { PageHeader } from './shell';
+import type { Column } from './table';
 
 export type { FieldSpec };
 
@@ -23,6 +24,19 @@ export interface FilterSpec {
   options?: readonly string[];
   type?: 'search' | 'text' | 'date' | 'datetime-local' | 'number';
 }
+
+type Doing = 'list' | 'get' | 'create' | 'update' | 'remove';
+
+/**
+ * The operations behind a resource's pages (`{ service: 'catalog', create: 'createService', ... }`):
+ * what the person may not do is not offered (update and remove judged against the record).
+ */
+export type ResourceAccess<T> = {
+  [S in AccessService]: { service: S } & { [D in Doing]?: AccessOperation<S> };
+}[AccessService] & {
+  /** Who owns a row, when not its own `createdBy` and `team` (a catalog owner is its own team). */
+  ownership?(row: T): Owned;
+};
 
 /** One resource's pages: list (filters, paging), detail, create, edit, delete. */
 export interface ResourceSpec<T> {
@@ -49,92 +63,39 @@ export interface ResourceSpec<T> {
   description?: ReactNode;
   /** More actions beside "New" on the list page. */
   actions?: ReactNode;
+  /** Who may do what: without it, every page and button is offered (the server still decides). */
+  access?: ResourceAccess<T>;
 }
 
-/**
- * A list read from the API with its filters and paging kept in the URL: the filter bar, the
- * table (the previous page stays shown, busy, while the next loads), the pager, errors. Used by
- * every resource's list page, and by any page listing rows of its own (a run's steps, an app's
- * deliveries): `queryKey` names the list, `list` fetches one page for the URL's query.
- */
-export function QueryList<T>({
-  queryKey,
-  list,
-  columns,
-  rowKey,
-  href,
-  filters = [],
-  empty = 'Nothing matches.',
-  refetchInterval,
-}: {
-  queryKey: readonly unknown[];
-  list(query: Record<string, string | number>): Promise<T[]>;
-  columns: readonly Column<T>[];
-  rowKey(row: T): string;
-  href?(row: T): string;
-  filters?: readonly FilterSpec[];
-  empty?: ReactNode;
-  /** Polls while it returns a number of milliseconds (rows still changing), given the rows. */
-  refetchInterval?(rows: T[] | undefined): number | false;
-}) {
-  const params = useListParams();
-  const rows = useQuery<T[]>({
-    queryKey: [...queryKey, params.query],
-    queryFn: () => list(params.query),
-    placeholderData: keepPreviousData,
-    refetchInterval: (query) => refetchInterval?.(query.state.data) ?? false,
-  });
-  return (
-    <>
-      {filters.length > 0 && (
-        <FilterBar>
-          {filters.map((f) =>
-            f.options ? (
-              <FilterSelect
-                key={f.name}
-                label={f.label}
-                value={params.get(f.name)}
-                onChange={(v) => params.set(f.name, v)}
-                options={f.options}
-              />
-            ) : (
-              <FilterInput
-                key={f.name}
-                label={f.label}
-                type={f.type}
-                value={params.get(f.name)}
-                onChange={(v) => params.set(f.name, v)}
-              />
-            ),
-          )}
-        </FilterBar>
-      )}
-      <ErrorBanner error={rows.error} />
-      {rows.isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <DataTable
-            rows={rows.data ?? []}
-            columns={columns}
-            rowKey={rowKey}
-            href={href}
-            empty={empty}
-            busy={rows.isPlaceholderData}
-          />
-          <Pager
-            limit={params.limit}
-            offset={params.offset}
-            count={rows.data?.length ?? 0}
-            onOffset={(o) => params.set('offset', String(o))}
-          />
-        </>
-      )}
-    </>
-  );
+/** Whether the person may list, create, update or remove (a row of) the resource. */
+function useAllowed<T>(spec: ResourceSpec<T>) {
+  const can = useCan() as (service: string, operation: string, record?: Owned) => boolean;
+  const access = spec.access;
+  return (doing: Doing, row?: T) => {
+    const operation = access?.[doing];
+    if (!access || !operation) return true;
+    const record = row === undefined ? undefined : (access.ownership?.(row) ?? (row as Owned));
+    return can(access.service, operation, record);
+  };
+}
+
+/** What the page says instead of a list or a form the person may not use. */
+function Denied<T>({ spec, doing, what }: { spec: ResourceSpec<T>; doing: Doing; what: string }) {
+  const { service, [doing]: operation } = spec.access ?? {};
+  const who = service && operation ? whoMay(service, operation as never) : 'others';
+  return <Empty>{`Only ${who} may ${what}.`}</Empty>;
+}
+
+/** The creator and team of a record that has them, unless its details already say. */
+function ownerDetails(row: unknown, items: [string, ReactNode][]): [string, ReactNode][] {
+  const owned = row as Owned;
+  if (!('createdBy' in owned) || items.some(([label]) => label === 'Created by')) return items;
+  return [...items, ['Created by', owned.createdBy], ['Team', owned.team]];
 }
 
 function ListPage<T>({ spec }: { spec: ResourceSpec<T> }) {
+  const may = useAllowed(spec);
+  const me = useMe();
   return (
     <>
       <PageHeader
@@ -142,7 +103,7 @@ function ListPage<T>({ spec }: { spec: ResourceSpec<T> }) {
         actions={
           <>
             {spec.actions}
-            {spec.create && (
+            {spec.create && may('create') && (
               <Link className="ui-button ui-button-primary" to={`/${spec.path}/new`}>
                 New {spec.singular}
               </Link>
@@ -152,15 +113,21 @@ function ListPage<T>({ spec }: { spec: ResourceSpec<T> }) {
       >
         {spec.description}
       </PageHeader>
-      <QueryList
-        queryKey={[spec.path, 'list']}
-        list={spec.list}
-        columns={spec.columns}
-        rowKey={spec.key}
-        href={(r) => `/${spec.path}/${encodeURIComponent(spec.key(r))}`}
-        filters={spec.filters}
-        empty={`No ${spec.plural} match.`}
-      />
+      {me.isPending ? (
+        <Loading />
+      ) : may('list') ? (
+        <QueryList
+          queryKey={[spec.path, 'list']}
+          list={spec.list}
+          columns={spec.columns}
+          rowKey={spec.key}
+          href={(r) => `/${spec.path}/${encodeURIComponent(spec.key(r))}`}
+          filters={spec.filters}
+          empty={`No ${spec.plural} match.`}
+        />
+      ) : (
+        <Denied spec={spec} doing="list" what={`see the ${spec.plural}`} />
+      )}
     </>
   );
 }
@@ -169,6 +136,8 @@ function DetailPage<T>({ spec }: { spec: ResourceSpec<T> }) {
   const key = useParams().key!;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const may = useAllowed(spec);
+  const me = useMe();
   const remove = useMutation({
     mutationFn: () => spec.remove!(key),
     onSuccess: async () => {
@@ -178,11 +147,20 @@ function DetailPage<T>({ spec }: { spec: ResourceSpec<T> }) {
     },
   });
   // Not fetched again once it is being deleted: it would answer 404 while still on screen.
+  const readable = !me.isPending && may('get');
   const row = useQuery({
     queryKey: [spec.path, 'get', key],
     queryFn: () => spec.get(key),
-    enabled: !(remove.isPending || remove.isSuccess),
+    enabled: readable && !(remove.isPending || remove.isSuccess),
   });
+  if (me.isPending) return <Loading />;
+  if (!readable)
+    return (
+      <>
+        <PageHeader title={key} />
+        <Denied spec={spec} doing="get" what={`see the ${spec.plural}`} />
+      </>
+    );
   if (row.isPending) return <Loading />;
   if (row.error)
     return (
@@ -198,12 +176,12 @@ function DetailPage<T>({ spec }: { spec: ResourceSpec<T> }) {
         title={spec.title(data)}
         actions={
           <>
-            {spec.update && (
+            {spec.update && may('update', data) && (
               <Link className="ui-button" to={`/${spec.path}/${encodeURIComponent(key)}/edit`}>
                 Edit
               </Link>
             )}
-            {spec.remove && (
+            {spec.remove && may('remove', data) && (
               <ConfirmButton
                 label={spec.removeLabel ?? 'Delete'}
                 question={
@@ -221,7 +199,7 @@ function DetailPage<T>({ spec }: { spec: ResourceSpec<T> }) {
       </PageHeader>
       <ErrorBanner error={remove.error} />
       <Card>
-        <Details items={spec.details(data)} />
+        <Details items={ownerDetails(data, spec.details(data))} />
       </Card>
       {spec.more?.(data)}
     </>
@@ -232,14 +210,28 @@ function FormPage<T>({ spec, editing }: { spec: ResourceSpec<T>; editing: boolea
   const key = useParams().key;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const may = useAllowed(spec);
+  const me = useMe();
   const row = useQuery({
     queryKey: [spec.path, 'get', key],
     queryFn: () => spec.get(key!),
     enabled: editing,
   });
-  if (editing && row.isPending) return <Loading />;
+  if ((editing && row.isPending) || me.isPending) return <Loading />;
   if (editing && row.error) return <ErrorBanner error={row.error} />;
   const title = editing ? `Edit ${spec.title(row.data as T)}` : `New ${spec.singular}`;
+  const doing = editing ? 'update' : 'create';
+  if (!may(doing, row.data))
+    return (
+      <>
+        <PageHeader title={title} />
+        <Denied
+          spec={spec}
+          doing={doing}
+          what={editing ? `change this ${spec.singular}` : `create ${spec.plural}`}
+        />
+      </>
+    );
   return (
     <>
       <PageHeader title={title} />

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Component, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import { useCan, useMe, type OperationRef } from './access';
 import { api, errorMessage, PlatformError } from './api';
 import { ErrorBanner } from './feedback';
 import { SERVICES } from './services';
@@ -51,11 +52,7 @@ export function useSignOut() {
  */
 function UserMenu() {
   const signOut = useSignOut();
-  const me = useQuery({
-    queryKey: ['passport.me'],
-    queryFn: () => api.passport.me(),
-    retry: false,
-  });
+  const me = useMe();
   if (me.error instanceof PlatformError && me.error.status === 401) {
     const returnTo = encodeURIComponent(location.pathname + location.search);
     return (
@@ -111,6 +108,8 @@ export function useEnabledServices(): { name: string; title: string }[] {
 export interface NavItem {
   to: string;
   label: string;
+  /** Shown only to whom may call this operation (a page of admins' only). */
+  requires?: OperationRef;
 }
 
 /** Every page's frame: the platform's bar, the app's own navigation, the page. */
@@ -126,6 +125,7 @@ export function Shell({
   children: ReactNode;
 }) {
   const services = useEnabledServices();
+  const can = useCan() as (service: string, operation: string) => boolean;
   const location = useLocation();
   const first = useRef(true);
   // After a navigation, focus goes to the new page's heading (a screen reader announces it,
@@ -172,11 +172,13 @@ export function Shell({
       <div className="ui-layout">
         {nav.length > 0 && (
           <nav aria-label={title} className="ui-sidenav">
-            {nav.map((item) => (
-              <NavLink key={item.to} to={item.to} end={item.to === '/'}>
-                {item.label}
-              </NavLink>
-            ))}
+            {nav
+              .filter((item) => !item.requires || can(item.requires[0], item.requires[1]))
+              .map((item) => (
+                <NavLink key={item.to} to={item.to} end={item.to === '/'}>
+                  {item.label}
+                </NavLink>
+              ))}
           </nav>
         )}
         <main id="main" className="ui-main">

@@ -52,6 +52,12 @@ export const categories: ResourceSpec<Category> = {
       body: body as BodyOf<'billing.updateCategory'>,
     }),
   remove: (idOrName) => api.billing.deleteCategory({ path: { idOrName } }),
+  access: {
+    service: 'billing',
+    create: 'createCategory',
+    update: 'updateCategory',
+    remove: 'deleteCategory',
+  },
   columns: [
     { header: 'Name', cell: (c) => c.name },
     { header: 'Description', cell: (c) => c.description ?? '—' },
@@ -72,6 +78,7 @@ export const categories: ResourceSpec<Category> = {
     { name: 'name', label: 'Name', required: true },
     { name: 'description', label: 'Description', kind: 'textarea' },
     { name: 'color', label: 'Colour', hint: '#rrggbb' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (c) => [
     ['Id', <code key="id">{c.id}</code>],

@@ -30,6 +30,7 @@ export const items: ResourceSpec<Item> = {
   update: (id, body) =>
     api.billing.updateItem({ path: { id }, body: body as BodyOf<'billing.updateItem'> }),
   remove: (id) => api.billing.deleteItem({ path: { id } }),
+  access: { service: 'billing', create: 'createItem', update: 'updateItem', remove: 'deleteItem' },
   filters: [
     { name: 'category', label: 'Category' },
     { name: 'provider', label: 'Provider' },
@@ -75,6 +76,7 @@ export const items: ResourceSpec<Item> = {
       hint: 'Required when recurring',
     },
     { name: 'description', label: 'Description', kind: 'textarea' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (i) => [
     ['Id', <code key="id">{i.id}</code>],

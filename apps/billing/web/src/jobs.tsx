@@ -6,6 +6,7 @@ import {
   Link,
   QueryList,
   Status,
+  useCan,
   useQuery,
   type DataOf,
   type ResourceSpec,
@@ -46,6 +47,17 @@ function SkippedRows({ job }: { job: Job }) {
   );
 }
 
+/** To the page that starts a sync, for whom may start one (admins). */
+function StartLink() {
+  const can = useCan();
+  if (!can('billing', 'startSync')) return null;
+  return (
+    <Link className="ui-button ui-button-primary" to="/jobs/new">
+      Start a sync or upload a FOCUS file
+    </Link>
+  );
+}
+
 const span = (j: Job) => (j.from || j.to ? `${j.from ?? '…'} – ${j.to ?? '…'}` : '—');
 
 export const jobs: ResourceSpec<Job> = {
@@ -53,11 +65,8 @@ export const jobs: ResourceSpec<Job> = {
   singular: 'sync job',
   plural: 'sync jobs',
   description: 'Syncs from provider cost APIs and FOCUS files, newest first.',
-  actions: (
-    <Link className="ui-button ui-button-primary" to="/jobs/new">
-      Start a sync or upload a FOCUS file
-    </Link>
-  ),
+  actions: <StartLink />,
+  access: { service: 'billing', list: 'listSyncJobs', get: 'getSyncJob' },
   key: (j) => j.id,
   title: (j) => `${j.provider} sync ${j.id}`,
   list: (query) => api.billing.listSyncJobs({ query }),

@@ -13,7 +13,7 @@ mountApp({
     { to: '/reports', label: 'Reports' },
     { to: '/items', label: 'Items' },
     { to: '/categories', label: 'Categories' },
-    { to: '/jobs', label: 'Sync jobs' },
+    { to: '/jobs', label: 'Sync jobs', requires: ['billing', 'listSyncJobs'] },
   ],
   children: (
     <Routes>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  Allowed,
   api,
   Card,
   platformFetch,
@@ -186,10 +187,12 @@ export function SyncPage() {
       <PageHeader title="Start a sync">
         A sync upserts items by provider reference: running it again updates them.
       </PageHeader>
-      <div className="billing-charts">
-        <StartSync />
-        <UploadFocus />
-      </div>
+      <Allowed requires={['billing', 'startSync']} what="start a sync or upload a FOCUS file">
+        <div className="billing-charts">
+          <StartSync />
+          <UploadFocus />
+        </div>
+      </Allowed>
     </>
   );
 }

@@ -34,6 +34,7 @@ export const apis: ResourceSpec<Api> = {
     api.catalog.createApi({ body: body as { name: string; type: (typeof TYPES)[number] } }),
   update: (idOrName, body) => api.catalog.updateApi({ path: { idOrName }, body }),
   remove: (idOrName) => api.catalog.deleteApi({ path: { idOrName } }),
+  access: { service: 'catalog', create: 'createApi', update: 'updateApi', remove: 'deleteApi' },
   description: 'The interfaces services provide and consume.',
   filters: [
     { name: 'type', label: 'Type', options: TYPES },
@@ -60,6 +61,7 @@ export const apis: ResourceSpec<Api> = {
     { name: 'system', label: 'System', hint: 'The name of an existing system' },
     { name: 'tags', label: 'Tags', kind: 'list' },
     { name: 'definition', label: 'Definition', kind: 'textarea', hint: 'The document, as text' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (a) => [
     ['Id', <code key="id">{a.id}</code>],

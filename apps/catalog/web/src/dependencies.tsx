@@ -9,6 +9,7 @@ import {
   TextField,
   useMutation,
   useQuery,
+  useCan,
   useQueryClient,
   type DataOf,
 } from '@platform/ui';
@@ -94,6 +95,9 @@ function RemoveDependency({ service, target }: { service: Service; target: Node 
 export function Dependencies({ service }: { service: Service }) {
   const down = useNeighbours(service.id, 'down');
   const up = useNeighbours(service.id, 'up');
+  const can = useCan();
+  const mayAdd = can('catalog', 'addDependency', service);
+  const mayRemove = can('catalog', 'removeDependency', service);
   return (
     <div className="ui-grid catalog-deps">
       <Card title="Depends on">
@@ -110,11 +114,18 @@ export function Dependencies({ service }: { service: Service }) {
                 header: 'Service',
                 cell: (n) => <RecordLink to="services" id={n.id} name={n.name} />,
               },
-              { header: 'Actions', cell: (n) => <RemoveDependency service={service} target={n} /> },
+              ...(mayRemove
+                ? [
+                    {
+                      header: 'Actions',
+                      cell: (n: Node) => <RemoveDependency service={service} target={n} />,
+                    },
+                  ]
+                : []),
             ]}
           />
         )}
-        <AddDependency service={service} />
+        {mayAdd && <AddDependency service={service} />}
       </Card>
       <Card title="Used by">
         <ErrorBanner error={up.error} />

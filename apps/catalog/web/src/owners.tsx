@@ -15,6 +15,14 @@ export const owners: ResourceSpec<Owner> = {
   create: (body) => api.catalog.createOwner({ body: body as { name: string } }) as Promise<Owner>,
   update: (idOrName, body) => api.catalog.updateOwner({ path: { idOrName }, body }),
   remove: (idOrName) => api.catalog.deleteOwner({ path: { idOrName } }),
+  // An owner is a team: its creator and its members (by email or groups claim) manage it.
+  access: {
+    service: 'catalog',
+    create: 'createOwner',
+    update: 'updateOwner',
+    remove: 'deleteOwner',
+    ownership: (o) => ({ createdBy: o.createdBy, team: o.name, collaborators: o.members }),
+  },
   description: 'Groups and users that own services, systems and APIs.',
   filters: [
     { name: 'kind', label: 'Kind', options: ['group', 'user'] },
@@ -33,6 +41,12 @@ export const owners: ResourceSpec<Owner> = {
     { name: 'email', label: 'Email', kind: 'email' },
     { name: 'team', label: 'Team' },
     { name: 'parent', label: 'Parent group', hint: 'The name of a group (groups only)' },
+    {
+      name: 'members',
+      label: 'Members',
+      kind: 'list',
+      hint: 'Emails, comma-separated: the people of this team, who may change what it owns',
+    },
   ],
   details: (o) => [
     ['Id', <code key="id">{o.id}</code>],
@@ -40,6 +54,8 @@ export const owners: ResourceSpec<Owner> = {
     ['Parent group', <NameLink key="parent" to="owners" name={o.parent} />],
     ['Email', o.email && <a href={`mailto:${o.email}`}>{o.email}</a>],
     ['Team', o.team],
+    ['Members', o.members.join(', ')],
+    ['Created by', o.createdBy],
     ['Created', formatDate(o.createdAt)],
     ['Updated', formatDate(o.updatedAt)],
   ],

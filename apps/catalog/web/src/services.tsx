@@ -43,6 +43,12 @@ export const services: ResourceSpec<Service> = {
   create: (body) => api.catalog.createService({ body: body as { name: string } }),
   update: (idOrName, body) => api.catalog.updateService({ path: { idOrName }, body }),
   remove: (idOrName) => api.catalog.deleteService({ path: { idOrName } }),
+  access: {
+    service: 'catalog',
+    create: 'createService',
+    update: 'updateService',
+    remove: 'deleteService',
+  },
   description: 'What runs, who owns it and what it depends on.',
   filters: [
     { name: 'system', label: 'System', type: 'text' },
@@ -87,6 +93,7 @@ export const services: ResourceSpec<Service> = {
       hint: 'A JSON array of { "url", "title" }',
     },
     { name: 'annotations', label: 'Annotations', kind: 'json' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (s) => [
     ['Id', <code key="id">{s.id}</code>],

@@ -15,6 +15,12 @@ export const systems: ResourceSpec<System> = {
   create: (body) => api.catalog.createSystem({ body: body as { name: string } }) as Promise<System>,
   update: (idOrName, body) => api.catalog.updateSystem({ path: { idOrName }, body }),
   remove: (idOrName) => api.catalog.deleteSystem({ path: { idOrName } }),
+  access: {
+    service: 'catalog',
+    create: 'createSystem',
+    update: 'updateSystem',
+    remove: 'deleteSystem',
+  },
   description: 'Services that make up one product together.',
   filters: [
     { name: 'owner', label: 'Owner', type: 'text' },
@@ -31,6 +37,7 @@ export const systems: ResourceSpec<System> = {
     { name: 'description', label: 'Description', kind: 'textarea' },
     { name: 'owner', label: 'Owner', hint: 'The name of an existing group or user' },
     { name: 'tags', label: 'Tags', kind: 'list' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (s) => [
     ['Id', <code key="id">{s.id}</code>],

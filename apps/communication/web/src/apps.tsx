@@ -11,7 +11,7 @@ import {
   useQuery,
 } from '@platform/ui';
 import { useState } from 'react';
-import { appPath } from './common';
+import { appPath, ForApp, useMayForApp } from './common';
 import { RegisterForm, Registrations } from './registrations';
 
 /** Picks the app whose registrations, messages and deliveries to see: a sandbox app, or any id. */
@@ -72,25 +72,41 @@ export function AppsPage() {
 /** One app: its registrations on channels (enable, disable, edit, delete) and a new one. */
 export function AppPage() {
   const appId = useParams().appId!;
+  const may = useMayForApp(appId);
   return (
     <>
       <PageHeader
         title={`App ${appId}`}
         actions={
           <>
-            <Link className="ui-button ui-button-primary" to={appPath(appId, '/send')}>
-              Send a message
-            </Link>
-            <Link className="ui-button" to={appPath(appId, '/deliveries')}>
-              Deliveries
-            </Link>
+            {may('send') && (
+              <Link className="ui-button ui-button-primary" to={appPath(appId, '/send')}>
+                Send a message
+              </Link>
+            )}
+            {may('listDeliveries') && (
+              <Link className="ui-button" to={appPath(appId, '/deliveries')}>
+                Deliveries
+              </Link>
+            )}
           </>
         }
       >
         <Link to="/apps">All apps</Link>
       </PageHeader>
-      <Registrations appId={appId} />
-      <RegisterForm appId={appId} />
+      <ForApp
+        appId={appId}
+        requires={['communication', 'listRegistrations']}
+        title={`Registrations of ${appId}`}
+        what="see this app's registrations"
+      >
+        <Registrations
+          appId={appId}
+          mayUpdate={may('updateRegistration')}
+          mayDelete={may('deleteRegistration')}
+        />
+        {may('createRegistration') && <RegisterForm appId={appId} />}
+      </ForApp>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  Allowed,
   CheckboxField,
   ErrorBanner,
   errorMessage,
@@ -164,6 +165,18 @@ function ChannelForm({ channel }: { channel?: Channel }) {
 
 /** New channel, or edit one (`editing`): the provider's config fields, secrets as references. */
 export function ChannelFormPage({ editing = false }: { editing?: boolean }) {
+  return (
+    <Allowed
+      requires={['communication', editing ? 'updateChannel' : 'createChannel']}
+      title={editing ? 'Edit channel' : 'New channel'}
+      what={editing ? 'change channels' : 'create channels'}
+    >
+      <ChannelFormOf editing={editing} />
+    </Allowed>
+  );
+}
+
+function ChannelFormOf({ editing }: { editing: boolean }) {
   const key = useParams().key;
   const channel = useQuery({
     queryKey: ['channels', 'get', key],

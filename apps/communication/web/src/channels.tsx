@@ -83,6 +83,12 @@ export const channels: ResourceSpec<Channel> = {
       body: body as BodyOf<'communication.updateChannel'>,
     }),
   remove: (id) => api.communication.deleteChannel({ path: { id } }),
+  access: {
+    service: 'communication',
+    create: 'createChannel',
+    update: 'updateChannel',
+    remove: 'deleteChannel',
+  },
   filters: [{ name: 'status', label: 'Status', options: ['active', 'disabled'] }],
   columns: [
     { header: 'Name', cell: (c) => c.name },

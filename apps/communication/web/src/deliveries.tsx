@@ -14,7 +14,7 @@ import {
   useQuery,
 } from '@platform/ui';
 import { useChannels } from './channels';
-import { appPath, DeliveryStatus } from './common';
+import { appPath, DeliveryStatus, ForApp, useMayForApp } from './common';
 
 /** How often an accepted delivery is read again, until it is sent or failed. */
 const REFRESH_MS = 1000;
@@ -28,13 +28,29 @@ function ChannelLink({ id }: { id: string }) {
 export function DeliveriesPage() {
   const appId = useParams().appId!;
   return (
+    <ForApp
+      appId={appId}
+      requires={['communication', 'listDeliveries']}
+      title="Deliveries"
+      what="see this app's deliveries"
+    >
+      <Deliveries appId={appId} />
+    </ForApp>
+  );
+}
+
+function Deliveries({ appId }: { appId: string }) {
+  const may = useMayForApp(appId);
+  return (
     <>
       <PageHeader
         title="Deliveries"
         actions={
-          <Link className="ui-button ui-button-primary" to={appPath(appId, '/send')}>
-            Send a message
-          </Link>
+          may('send') && (
+            <Link className="ui-button ui-button-primary" to={appPath(appId, '/send')}>
+              Send a message
+            </Link>
+          )
         }
       >
         Messages of app <Link to={appPath(appId)}>{appId}</Link>, newest first.
@@ -69,6 +85,19 @@ export function DeliveriesPage() {
 /** One delivery: its status (read again while accepted), message, attempts and error. */
 export function DeliveryPage() {
   const { appId, id } = useParams() as { appId: string; id: string };
+  return (
+    <ForApp
+      appId={appId}
+      requires={['communication', 'getDelivery']}
+      title={`Delivery ${id}`}
+      what="see this app's deliveries"
+    >
+      <Delivery appId={appId} id={id} />
+    </ForApp>
+  );
+}
+
+function Delivery({ appId, id }: { appId: string; id: string }) {
   const delivery = useQuery({
     queryKey: ['deliveries', appId, 'get', id],
     queryFn: () => api.communication.getDelivery({ path: { appId, id } }),

@@ -14,6 +14,7 @@ import {
   SelectField,
   Status,
   TextField,
+  useCan,
   useMutation,
   useNavigate,
   useParams,
@@ -23,7 +24,7 @@ import {
 } from '@platform/ui';
 import { useState } from 'react';
 import { useChannels } from './channels';
-import { appPath, parseObject } from './common';
+import { appPath, ForApp, parseObject } from './common';
 
 type Registration = DataOf<'communication.getRegistration'>;
 
@@ -34,7 +35,17 @@ function useChannelName() {
 }
 
 /** Enable or disable, edit, delete: one registration's actions in its row. */
-function RowActions({ registration, name }: { registration: Registration; name: string }) {
+function RowActions({
+  registration,
+  name,
+  mayUpdate,
+  mayDelete,
+}: {
+  registration: Registration;
+  name: string;
+  mayUpdate: boolean;
+  mayDelete: boolean;
+}) {
   const queryClient = useQueryClient();
   const path = { appId: registration.appId, id: registration.id };
   const done = () => queryClient.invalidateQueries({ queryKey: ['registrations'] });
@@ -50,35 +61,49 @@ function RowActions({ registration, name }: { registration: Registration; name: 
   const verb = registration.enabled ? 'Disable' : 'Enable';
   return (
     <div className="ui-actions">
-      <button
-        type="button"
-        className="ui-button"
-        aria-label={`${verb} ${name}`}
-        disabled={toggle.isPending}
-        onClick={() => toggle.mutate()}
-      >
-        {verb}
-      </button>
-      <Link
-        className="ui-button"
-        aria-label={`Edit ${name}`}
-        to={appPath(registration.appId, `/channels/${registration.id}/edit`)}
-      >
-        Edit
-      </Link>
-      <ConfirmButton
-        label="Delete"
-        question={`Delete the registration of app ${registration.appId} on channel ${name}?`}
-        onConfirm={() => remove.mutate()}
-        pending={remove.isPending}
-      />
+      {mayUpdate && (
+        <>
+          <button
+            type="button"
+            className="ui-button"
+            aria-label={`${verb} ${name}`}
+            disabled={toggle.isPending}
+            onClick={() => toggle.mutate()}
+          >
+            {verb}
+          </button>
+          <Link
+            className="ui-button"
+            aria-label={`Edit ${name}`}
+            to={appPath(registration.appId, `/channels/${registration.id}/edit`)}
+          >
+            Edit
+          </Link>
+        </>
+      )}
+      {mayDelete && (
+        <ConfirmButton
+          label="Delete"
+          question={`Delete the registration of app ${registration.appId} on channel ${name}?`}
+          onConfirm={() => remove.mutate()}
+          pending={remove.isPending}
+        />
+      )}
       <ErrorBanner error={toggle.error ?? remove.error} />
     </div>
   );
 }
 
 /** An app's registrations, newest first, by channel (id or name) and paged. */
-export function Registrations({ appId }: { appId: string }) {
+export function Registrations({
+  appId,
+  mayUpdate,
+  mayDelete,
+}: {
+  appId: string;
+  mayUpdate: boolean;
+  mayDelete: boolean;
+}) {
   const channelName = useChannelName();
   return (
     <Card title="Registrations">
@@ -96,10 +121,21 @@ export function Registrations({ appId }: { appId: string }) {
           { header: 'Target', cell: (r) => r.target || '—' },
           { header: 'State', cell: (r) => <Status value={r.enabled ? 'enabled' : 'disabled'} /> },
           { header: 'Updated', cell: (r) => formatDate(r.updatedAt) },
-          {
-            header: 'Actions',
-            cell: (r) => <RowActions registration={r} name={channelName(r.channelId)} />,
-          },
+          ...(mayUpdate || mayDelete
+            ? [
+                {
+                  header: 'Actions',
+                  cell: (r: Registration) => (
+                    <RowActions
+                      registration={r}
+                      name={channelName(r.channelId)}
+                      mayUpdate={mayUpdate}
+                      mayDelete={mayDelete}
+                    />
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
     </Card>
@@ -111,6 +147,7 @@ const TARGET_HINT = 'For smtp: email addresses separated by commas; free text fo
 /** Registers the app on a channel: enabled at once. */
 export function RegisterForm({ appId }: { appId: string }) {
   const queryClient = useQueryClient();
+  const mayCreateChannel = useCan()('communication', 'createChannel');
   const all = useChannels();
   const [chosen, setChannelId] = useState('');
   const channelId = chosen || (all.data?.[0]?.id ?? '');
@@ -138,7 +175,14 @@ export function RegisterForm({ appId }: { appId: string }) {
       <ErrorBanner error={all.error} />
       {all.data?.length === 0 ? (
         <Empty>
-          No channels yet: <Link to="/channels/new">create one</Link> first.
+          No channels yet:{' '}
+          {mayCreateChannel ? (
+            <>
+              <Link to="/channels/new">create one</Link> first.
+            </>
+          ) : (
+            'an admin creates them.'
+          )}
         </Empty>
       ) : (
         <Form
@@ -227,6 +271,19 @@ function EditForm({ registration }: { registration: Registration }) {
 /** Edits a registration's target, metadata and whether it is enabled. */
 export function RegistrationEditPage() {
   const { appId, id } = useParams() as { appId: string; id: string };
+  return (
+    <ForApp
+      appId={appId}
+      requires={['communication', 'updateRegistration']}
+      title={`Registration ${id}`}
+      what="change this app's registrations"
+    >
+      <RegistrationEdit appId={appId} id={id} />
+    </ForApp>
+  );
+}
+
+function RegistrationEdit({ appId, id }: { appId: string; id: string }) {
   const channelName = useChannelName();
   const registration = useQuery({
     queryKey: ['registrations', appId, 'get', id],

@@ -16,11 +16,24 @@ import {
 } from '@platform/ui';
 import { useState } from 'react';
 import { useChannels } from './channels';
-import { appPath, parseObject } from './common';
+import { appPath, ForApp, parseObject } from './common';
 
 /** Sends a message on one of the app's enabled registrations; then shows its delivery. */
 export function SendPage() {
   const appId = useParams().appId!;
+  return (
+    <ForApp
+      appId={appId}
+      requires={['communication', 'send']}
+      title="Send a message"
+      what="send in this app's name"
+    >
+      <SendMessage appId={appId} />
+    </ForApp>
+  );
+}
+
+function SendMessage({ appId }: { appId: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const all = useChannels();

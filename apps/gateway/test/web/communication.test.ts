@@ -54,7 +54,7 @@ describe('the communication web UI', () => {
 
   it('registers an app on a channel, disables, edits and deletes the registration', async () => {
     await web.client.communication.createChannel({ body: { name: 'team-log', provider: 'log' } });
-    const session = await web.client.stage.createSession();
+    const session = await web.client.stage.createSession({ body: {} });
     const app = await web.client.stage.createApp({ body: { sessionId: session.id, name: 'crm' } });
     const picker = await web.open('/communication/apps');
     const { page } = picker;

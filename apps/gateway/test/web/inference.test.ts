@@ -57,6 +57,11 @@ describe('the inference playground', () => {
     await page.getByLabel('Message').fill('and again');
     await page.getByRole('button', { name: 'Send' }).click();
     await log.getByText('Mock answer to: and again').waitFor();
+    // Its usage comes with the stream's last event, just after the text.
+    await log
+      .getByText(/output tokens/)
+      .nth(1)
+      .waitFor();
     await expect(log.getByText(/output tokens/).count()).resolves.toBe(2);
   });
 

@@ -14,7 +14,7 @@ const preview = (page: Page) => page.frameLocator('iframe[title="Preview"]');
 
 /** A session with files and an app serving it, seeded through the API. */
 async function seedApp(name: string, workflows: object) {
-  const session = await web.client.stage.createSession();
+  const session = await web.client.stage.createSession({ body: {} });
   await web.client.stage.pushFiles({
     path: { id: session.id },
     body: {
@@ -168,7 +168,7 @@ describe('the sandbox UI', () => {
   });
 
   it('creates, edits and unpublishes an app through the forms, with the API messages shown', async () => {
-    const session = await web.client.stage.createSession();
+    const session = await web.client.stage.createSession({ body: {} });
     const { page, ...rest } = await web.open('/stage/apps/new');
     await page.getByLabel('Session').fill(session.id);
     await page.getByLabel('Name').fill(' spaced ');

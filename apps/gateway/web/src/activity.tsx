@@ -7,10 +7,13 @@ import {
   formatDate,
   Loading,
   Status,
+  useCan,
   useEnabledServices,
+  useMe,
   useQuery,
   type Column,
   type DataOf,
+  type Owned,
 } from '@platform/ui';
 import type { ReactNode } from 'react';
 
@@ -28,11 +31,13 @@ interface PerApp<T> {
   failures: string[];
 }
 
+/** The latest rows of the apps whose rows the person may read (`readable`: their owners'). */
 async function latestPerApp<T>(
   list: (sid: string) => Promise<T[]>,
   when: (row: T) => number,
+  readable: (app: Owned) => boolean,
 ): Promise<PerApp<T>> {
-  const apps = await api.stage.listApps({ query: { limit: APPS } });
+  const apps = (await api.stage.listApps({ query: { limit: APPS } })).filter(readable);
   const failures: string[] = [];
   const perApp = await Promise.all(
     apps.map((app) =>
@@ -102,10 +107,14 @@ export function Activity() {
     queryFn: () => api.gateway.listFeatures(),
   });
   const on = useEnabledServices().map((s) => s.name);
-  const known = !flags.isPending;
+  const me = useMe();
+  const can = useCan();
+  const known = !flags.isPending && !me.isPending;
   const offWhy = (name: string, title: string) =>
     !known ? 'Reading the feature flags…' : on.includes(name) ? null : `${title} is turned off.`;
-  const ledgerOff = offWhy('ledger', 'The audit ledger');
+  const ledgerOff =
+    offWhy('ledger', 'The audit ledger') ??
+    (can('ledger', 'listEvents') ? null : 'The audit trail is read by admins.');
   const stageOff = offWhy('stage', 'The sandbox (stage)');
   const deliveriesOff =
     offWhy('communication', 'Communication') ??
@@ -120,21 +129,23 @@ export function Activity() {
     refetchInterval: 10_000,
   });
   const runs = useQuery({
-    queryKey: ['stage.runs', 'latest'],
+    queryKey: ['stage.runs', 'latest', me.data],
     queryFn: () =>
       latestPerApp<Run>(
         (sid) => api.stage.listRuns({ path: { sid }, query: { limit: LATEST } }),
         (r) => r.startedAt,
+        (app) => can('stage', 'listRuns', app),
       ),
     enabled: !stageOff,
     refetchInterval: 10_000,
   });
   const deliveries = useQuery({
-    queryKey: ['communication.deliveries', 'latest'],
+    queryKey: ['communication.deliveries', 'latest', me.data],
     queryFn: () =>
       latestPerApp<Delivery>(
         (appId) => api.communication.listDeliveries({ path: { appId }, query: { limit: LATEST } }),
         (d) => Date.parse(d.createdAt),
+        (app) => can('communication', 'listDeliveries', app),
       ),
     enabled: !deliveriesOff,
     refetchInterval: 10_000,

@@ -7,9 +7,11 @@ import {
   PageHeader,
   SERVICES,
   Status,
+  useCan,
   useMutation,
   useQuery,
   useQueryClient,
+  type Column,
 } from '@platform/ui';
 import { Activity } from './activity';
 
@@ -61,9 +63,11 @@ interface Flag {
   override: boolean | null;
 }
 
-/** Feature flags: where each value comes from, and the runtime override to set or clear. */
+/** Feature flags: where each value comes from; for admins, the runtime override to set or clear. */
 function Flags() {
   const queryClient = useQueryClient();
+  const can = useCan();
+  const overrides = can('gateway', 'setFeature') && can('gateway', 'clearFeature');
   const flags = useQuery({
     queryKey: ['gateway.features'],
     queryFn: () => api.gateway.listFeatures(),
@@ -76,6 +80,32 @@ function Flags() {
     onSettled: () => queryClient.invalidateQueries(),
   });
   const rows = (flags.data ?? []) as Flag[];
+  const override: Column<Flag> = {
+    header: 'Override',
+    cell: (f) => (
+      <div className="ui-actions">
+        <button
+          type="button"
+          className="ui-button"
+          disabled={change.isPending}
+          onClick={() => change.mutate({ name: f.name, enabled: !f.enabled })}
+        >
+          {f.enabled ? 'Turn off' : 'Turn on'}
+          <span className="ui-sr-only"> {f.name}</span>
+        </button>
+        {f.override !== null && (
+          <button
+            type="button"
+            className="ui-button"
+            disabled={change.isPending}
+            onClick={() => change.mutate({ name: f.name, enabled: null })}
+          >
+            Clear override<span className="ui-sr-only"> of {f.name}</span>
+          </button>
+        )}
+      </div>
+    ),
+  };
   return (
     <Card title="Feature flags">
       <ErrorBanner error={flags.error ?? change.error} />
@@ -97,32 +127,7 @@ function Flags() {
                     ? `FEATURE_${f.name.toUpperCase()}`
                     : 'default',
             },
-            {
-              header: 'Override',
-              cell: (f) => (
-                <div className="ui-actions">
-                  <button
-                    type="button"
-                    className="ui-button"
-                    disabled={change.isPending}
-                    onClick={() => change.mutate({ name: f.name, enabled: !f.enabled })}
-                  >
-                    {f.enabled ? 'Turn off' : 'Turn on'}
-                    <span className="ui-sr-only"> {f.name}</span>
-                  </button>
-                  {f.override !== null && (
-                    <button
-                      type="button"
-                      className="ui-button"
-                      disabled={change.isPending}
-                      onClick={() => change.mutate({ name: f.name, enabled: null })}
-                    >
-                      Clear override<span className="ui-sr-only"> of {f.name}</span>
-                    </button>
-                  )}
-                </div>
-              ),
-            },
+            ...(overrides ? [override] : []),
           ]}
         />
       )}

@@ -10,12 +10,16 @@ import {
   Loading,
   SelectField,
   TextField,
+  useCan,
   useMutation,
   useQuery,
   useQueryClient,
+  type DataOf,
 } from '@platform/ui';
 import { useState } from 'react';
 import type { Repo } from './repos';
+
+type Branch = DataOf<'git.listBranches'>[number];
 
 export const useBranches = (repo: { id: string }) =>
   useQuery({
@@ -64,6 +68,7 @@ function NewBranch({ repo, names }: { repo: Repo; names: string[] }) {
 export function Branches({ repo }: { repo: Repo }) {
   const queryClient = useQueryClient();
   const branches = useBranches(repo);
+  const can = useCan();
   const remove = useMutation({
     mutationFn: (name: string) => api.git.deleteBranch({ path: { id: repo.id, name } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['branches', repo.id] }),
@@ -104,30 +109,38 @@ export function Branches({ repo }: { repo: Repo }) {
                   </>
                 ),
               },
-              {
-                header: 'Actions',
-                cell: (b) =>
-                  !b.default && (
-                    <ConfirmButton
-                      label={`Delete ${b.name}`}
-                      question={`Delete branch ${b.name}? Its commits stay reachable from others only.`}
-                      onConfirm={() => remove.mutate(b.name)}
-                      pending={remove.isPending && remove.variables === b.name}
-                    />
-                  ),
-              },
+              ...(can('git', 'deleteBranch', repo)
+                ? [
+                    {
+                      header: 'Actions',
+                      cell: (b: Branch) =>
+                        !b.default && (
+                          <ConfirmButton
+                            label={`Delete ${b.name}`}
+                            question={`Delete branch ${b.name}? Its commits stay reachable from others only.`}
+                            onConfirm={() => remove.mutate(b.name)}
+                            pending={remove.isPending && remove.variables === b.name}
+                          />
+                        ),
+                    },
+                  ]
+                : []),
             ]}
           />
         )}
-        <p>
-          <Link className="ui-button" to={`/repos/${repo.id}/commits/new`}>
-            Commit a file
-          </Link>
-        </p>
+        {can('git', 'createCommit') && (
+          <p>
+            <Link className="ui-button" to={`/repos/${repo.id}/commits/new`}>
+              Commit a file
+            </Link>
+          </p>
+        )}
       </Card>
-      <Card title="New branch">
-        <NewBranch repo={repo} names={rows.map((b) => b.name)} />
-      </Card>
+      {can('git', 'createBranch') && (
+        <Card title="New branch">
+          <NewBranch repo={repo} names={rows.map((b) => b.name)} />
+        </Card>
+      )}
     </div>
   );
 }

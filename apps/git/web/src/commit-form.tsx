@@ -1,4 +1,5 @@
 import {
+  Allowed,
   api,
   Form,
   PageHeader,
@@ -14,6 +15,14 @@ import { useBranches } from './branches';
 
 /** One file written (created or replaced) in one commit on a branch. */
 export function NewCommitPage() {
+  return (
+    <Allowed requires={['git', 'createCommit']} title="Commit a file" what="commit">
+      <NewCommit />
+    </Allowed>
+  );
+}
+
+function NewCommit() {
   const id = useParams().id!;
   const navigate = useNavigate();
   const queryClient = useQueryClient();

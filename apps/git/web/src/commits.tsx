@@ -11,6 +11,7 @@ import {
   Loading,
   PageHeader,
   QueryList,
+  useCan,
   useListParams,
   useParams,
   useQuery,
@@ -26,14 +27,17 @@ const firstLine = (message: string) => message.split('\n')[0];
 /** The commits of a branch (the default one unless chosen), newest first, paged. */
 export function Commits({ repo }: { repo: Repo }) {
   const params = useListParams();
+  const can = useCan();
   const branches = useBranches(repo);
   return (
     <Card
       title="Commits"
       actions={
-        <Link className="ui-button" to={`/repos/${repo.id}/commits/new`}>
-          Commit a file
-        </Link>
+        can('git', 'createCommit') && (
+          <Link className="ui-button" to={`/repos/${repo.id}/commits/new`}>
+            Commit a file
+          </Link>
+        )
       }
     >
       <FilterBar>

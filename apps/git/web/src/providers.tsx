@@ -54,6 +54,7 @@ export const providers: ResourceSpec<Provider> = {
   get: (idOrName) => api.git.getProvider({ path: { idOrName } }),
   create: (body) => api.git.createProvider({ body: body as ProviderInput }),
   remove: (idOrName) => api.git.deleteProvider({ path: { idOrName } }),
+  access: { service: 'git', create: 'createProvider', remove: 'deleteProvider' },
   description: 'Where repositories live: GitHub, or bare repositories kept by the platform.',
   columns: [
     { header: 'Name', cell: (p) => p.name },

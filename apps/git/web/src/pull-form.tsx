@@ -1,4 +1,5 @@
 import {
+  Allowed,
   api,
   Form,
   PageHeader,
@@ -14,6 +15,14 @@ import { useBranches } from './branches';
 
 /** A new pull request: head branch into base branch, title and description. */
 export function NewPullPage() {
+  return (
+    <Allowed requires={['git', 'createPull']} title="New pull request" what="open pull requests">
+      <NewPull />
+    </Allowed>
+  );
+}
+
+function NewPull() {
   const id = useParams().id!;
   const navigate = useNavigate();
   const queryClient = useQueryClient();

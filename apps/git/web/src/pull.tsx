@@ -12,6 +12,7 @@ import {
   SelectField,
   Status,
   TextField,
+  useCan,
   useMutation,
   useParams,
   useQuery,
@@ -102,6 +103,12 @@ export function PullPage() {
     queryKey: ['pull', id, number],
     queryFn: () => api.git.getPull({ path: { id, number } }),
   });
+  // Merging is the connection's owners': the repository says whose it is.
+  const repo = useQuery({
+    queryKey: ['repos', 'get', id],
+    queryFn: () => api.git.getRepo({ path: { idOrName: id } }),
+  });
+  const can = useCan();
   const back = <Link to={`/repos/${id}?tab=pulls`}>All pull requests</Link>;
   if (pull.isPending) return <Loading />;
   if (pull.error)
@@ -140,7 +147,9 @@ export function PullPage() {
         />
       </Card>
       <Changes id={id} pull={p} />
-      {p.state === 'open' && !p.merged && <Merge id={id} pull={p} />}
+      {p.state === 'open' && !p.merged && repo.data && can('git', 'mergePull', repo.data) && (
+        <Merge id={id} pull={p} />
+      )}
     </>
   );
 }

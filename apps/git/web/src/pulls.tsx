@@ -7,6 +7,7 @@ import {
   Link,
   QueryList,
   Status,
+  useCan,
   useListParams,
   type DataOf,
 } from '@platform/ui';
@@ -23,13 +24,16 @@ const STATES = ['open', 'closed', 'all'] as const;
 export function Pulls({ repo }: { repo: Repo }) {
   const params = useListParams();
   const state = params.get('state') || 'open';
+  const can = useCan();
   return (
     <Card
       title="Pull requests"
       actions={
-        <Link className="ui-button ui-button-primary" to={`/repos/${repo.id}/pulls/new`}>
-          New pull request
-        </Link>
+        can('git', 'createPull') && (
+          <Link className="ui-button ui-button-primary" to={`/repos/${repo.id}/pulls/new`}>
+            New pull request
+          </Link>
+        )
       }
     >
       <FilterBar>

@@ -56,6 +56,7 @@ export const repos: ResourceSpec<Repo> = {
   get: (idOrName) => api.git.getRepo({ path: { idOrName } }),
   create: (body) => api.git.connectRepo({ body: body as RepoInput }),
   remove: (idOrName) => api.git.deleteRepo({ path: { idOrName } }),
+  access: { service: 'git', create: 'connectRepo', remove: 'deleteRepo' },
   removeLabel: 'Disconnect',
   removeQuestion: (r) =>
     `Disconnect ${r.fullName}? The platform stops showing it; nothing is deleted at ${r.fullName}'s provider, and connecting it again brings it back.`,
@@ -83,6 +84,7 @@ export const repos: ResourceSpec<Repo> = {
       label: 'User',
       hint: 'GitHub: whose delegated token acts (required); local: the commit author email',
     },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (r) => [
     ['Id', <code key="id">{r.id}</code>],

@@ -8,6 +8,7 @@ import {
   Notice,
   PageHeader,
   QueryList,
+  useCan,
   useListParams,
   useMutation,
   useQuery,
@@ -27,10 +28,12 @@ export const useProviders = () =>
 /** "Sync models" from each provider's model list (or one's), and what each answered. */
 function SyncModels({ provider }: { provider?: string }) {
   const queryClient = useQueryClient();
+  const may = useCan()('inference', 'syncModels');
   const sync = useMutation({
     mutationFn: () => api.inference.syncModels({ body: provider ? { provider } : {} }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['models'] }),
   });
+  if (!may) return null;
   return (
     <div className="inference-sync">
       <button

@@ -1,4 +1,5 @@
 import {
+  Allowed,
   api,
   Card,
   Form,
@@ -80,6 +81,14 @@ function useModelChoice() {
 
 /** A chat with any model: the answer streamed as it is written, stoppable, with its usage. */
 export function PlaygroundPage() {
+  return (
+    <Allowed requires={['inference', 'chatStream']} title="Playground" what="call models">
+      <Playground />
+    </Allowed>
+  );
+}
+
+function Playground() {
   const { body, fields } = useModelChoice();
   const [system, setSystem] = useState('');
   const [message, setMessage] = useState('');

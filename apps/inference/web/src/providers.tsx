@@ -25,6 +25,12 @@ export const providers: ResourceSpec<Provider> = {
   create: (body) => api.inference.createProvider({ body: body as ProviderInput }),
   update: (idOrName, body) => api.inference.updateProvider({ path: { idOrName }, body }),
   remove: (idOrName) => api.inference.deleteProvider({ path: { idOrName } }),
+  access: {
+    service: 'inference',
+    create: 'createProvider',
+    update: 'updateProvider',
+    remove: 'deleteProvider',
+  },
   description: 'Where chat, embeddings, images and transcription calls go, oldest first.',
   columns: [
     { header: 'Name', cell: (p) => p.name },

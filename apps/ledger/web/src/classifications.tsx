@@ -18,6 +18,11 @@ export const classifications: ResourceSpec<Classification> = {
       body: body as BodyOf<'ledger.createClassification'>,
     }),
   remove: (id) => api.ledger.deleteClassification({ path: { id } }),
+  access: {
+    service: 'ledger',
+    create: 'createClassification',
+    remove: 'deleteClassification',
+  },
   filters: [
     { name: 'service', label: 'Service' },
     { name: 'level', label: 'Level', options: LEVELS },

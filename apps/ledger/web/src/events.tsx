@@ -1,4 +1,5 @@
 import {
+  Allowed,
   api,
   Card,
   DataTable,
@@ -8,6 +9,7 @@ import {
   Loading,
   PageHeader,
   Status,
+  useCan,
   useQuery,
   type BodyOf,
   type DataOf,
@@ -18,10 +20,13 @@ type Event = DataOf<'ledger.getEvent'>;
 
 /** The chain's state: re-computed by the service on every visit (GET /events/verify). */
 export function VerifyStatus() {
+  const may = useCan()('ledger', 'verifyEvents');
   const verify = useQuery({
     queryKey: ['events', 'verify'],
     queryFn: () => api.ledger.verifyEvents(),
+    enabled: may,
   });
+  if (!may) return 'The audit trail is read by admins.';
   if (verify.isPending) return <Loading label="Verifying the chain…" />;
   if (verify.error) return <ErrorBanner title="Verify failed" error={verify.error} />;
   const result = verify.data;
@@ -46,6 +51,7 @@ export const events: ResourceSpec<Event> = {
   list: (query) => api.ledger.listEvents({ query }),
   get: (id) => api.ledger.getEvent({ path: { id } }),
   create: (body) => api.ledger.createEvent({ body: body as BodyOf<'ledger.createEvent'> }),
+  access: { service: 'ledger', list: 'listEvents', get: 'getEvent', create: 'createEvent' },
   filters: [
     { name: 'action', label: 'Action' },
     { name: 'actor', label: 'Actor' },
@@ -95,15 +101,25 @@ export const events: ResourceSpec<Event> = {
 
 /** The chain heads signed with the service's key, newest first. */
 export function SignedHeads() {
+  return (
+    <>
+      <PageHeader title="Signed heads">
+        Checkpoints of the chain signed with Ed25519; verify checks every one.
+      </PageHeader>
+      <Allowed requires={['ledger', 'listSignedHeads']} what="see the signed heads">
+        <Heads />
+      </Allowed>
+    </>
+  );
+}
+
+function Heads() {
   const heads = useQuery({
     queryKey: ['events', 'heads'],
     queryFn: () => api.ledger.listSignedHeads({ query: { limit: 100 } }),
   });
   return (
     <>
-      <PageHeader title="Signed heads">
-        Checkpoints of the chain signed with Ed25519; verify checks every one.
-      </PageHeader>
       <ErrorBanner error={heads.error} />
       {heads.isPending ? (
         <Loading />

@@ -7,9 +7,9 @@ mountApp({
   service: 'ledger',
   title: 'Audit',
   nav: [
-    { to: '/events', label: 'Events' },
-    { to: '/heads', label: 'Signed heads' },
-    { to: '/policies', label: 'Retention policies' },
+    { to: '/events', label: 'Events', requires: ['ledger', 'listEvents'] },
+    { to: '/heads', label: 'Signed heads', requires: ['ledger', 'listSignedHeads'] },
+    { to: '/policies', label: 'Retention policies', requires: ['ledger', 'listPolicies'] },
     { to: '/classifications', label: 'Classifications' },
   ],
   children: (

@@ -5,6 +5,7 @@ import {
   ErrorBanner,
   formatDate,
   Notice,
+  useCan,
   useMutation,
   useQueryClient,
   type BodyOf,
@@ -17,6 +18,7 @@ type Policy = DataOf<'ledger.getPolicy'>;
 /** Runs a policy now, once confirmed (it deletes or anonymizes events), and says what it did. */
 function ApplyNow({ policy }: { policy: Policy }) {
   const queryClient = useQueryClient();
+  const can = useCan();
   const apply = useMutation({
     mutationFn: () => api.ledger.applyPolicy({ path: { idOrName: policy.id } }),
     onSuccess: () =>
@@ -26,6 +28,7 @@ function ApplyNow({ policy }: { policy: Policy }) {
       ]),
   });
   const verb = policy.action === 'delete' ? 'deleted' : 'anonymized';
+  if (!can('ledger', 'applyPolicy')) return null;
   return (
     <Card
       title="Apply now"
@@ -64,6 +67,13 @@ export const policies: ResourceSpec<Policy> = {
   get: (idOrName) => api.ledger.getPolicy({ path: { idOrName } }),
   create: (body) => api.ledger.createPolicy({ body: body as BodyOf<'ledger.createPolicy'> }),
   remove: (idOrName) => api.ledger.deletePolicy({ path: { idOrName } }),
+  access: {
+    service: 'ledger',
+    list: 'listPolicies',
+    get: 'getPolicy',
+    create: 'createPolicy',
+    remove: 'deletePolicy',
+  },
   filters: [
     { name: 'service', label: 'Service' },
     { name: 'action', label: 'Action', options: ['delete', 'anonymize'] },

@@ -4,6 +4,7 @@ import {
   DataTable,
   formatDate,
   Status,
+  useCan,
   type DataOf,
   type ResourceSpec,
 } from '@platform/ui';
@@ -23,6 +24,7 @@ const named = (c: Component): Component => ({
 
 /** Props, variants, examples (and a form to add one), the tokens, patterns and rules. */
 function ComponentMore({ c }: { c: Component }) {
+  const can = useCan();
   return (
     <>
       <Card title="Props">
@@ -62,21 +64,23 @@ function ComponentMore({ c }: { c: Component }) {
             </pre>
           </figure>
         ))}
-        <AddForm
-          label="Add an example"
-          resource="components"
-          fields={[
-            { name: 'name', label: 'Example name', required: true },
-            { name: 'code', label: 'Code', kind: 'textarea', required: true },
-            { name: 'description', label: 'Example description' },
-          ]}
-          add={(body) =>
-            api.palette.addComponentExample({
-              path: { idOrName: c.id },
-              body: body as Body & { code: string },
-            })
-          }
-        />
+        {can('palette', 'addComponentExample', c) && (
+          <AddForm
+            label="Add an example"
+            resource="components"
+            fields={[
+              { name: 'name', label: 'Example name', required: true },
+              { name: 'code', label: 'Code', kind: 'textarea', required: true },
+              { name: 'description', label: 'Example description' },
+            ]}
+            add={(body) =>
+              api.palette.addComponentExample({
+                path: { idOrName: c.id },
+                body: body as Body & { code: string },
+              })
+            }
+          />
+        )}
       </Card>
       <Card title="Related">
         <div className="ui-grid">
@@ -104,6 +108,12 @@ export const components: ResourceSpec<Component> = {
   update: (idOrName, body) =>
     api.palette.updateComponent({ path: { idOrName }, body }) as unknown as Promise<Component>,
   remove: (idOrName) => api.palette.deleteComponent({ path: { idOrName } }),
+  access: {
+    service: 'palette',
+    create: 'createComponent',
+    update: 'updateComponent',
+    remove: 'deleteComponent',
+  },
   filters: [
     { name: 'status', label: 'Status', options: STATUSES },
     { name: 'category', label: 'Category', type: 'text' },
@@ -135,6 +145,7 @@ export const components: ResourceSpec<Component> = {
       hint: 'A JSON array: [{ "name": "primary", "description": "..." }]',
     },
     { name: 'tags', label: 'Tags', kind: 'list' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (c) => [
     ['Id', <code key="id">{c.id}</code>],

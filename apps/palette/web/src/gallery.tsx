@@ -6,6 +6,7 @@ import {
   Link,
   Loading,
   PageHeader,
+  useCan,
   useSearchParams,
 } from '@platform/ui';
 import { CATEGORIES, TokenPair, useAllTokens, type Category, type Token } from './token-view';
@@ -25,6 +26,7 @@ export function Gallery() {
   const [params, setParams] = useSearchParams();
   const category = params.get('category') ?? '';
   const tokens = useAllTokens();
+  const mayCreate = useCan()('palette', 'createToken');
   const all = tokens.data ?? [];
   const byId = new Map(all.map((t) => [t.id, t]));
   const shown = CATEGORIES.filter((c) => !category || c === category)
@@ -35,9 +37,11 @@ export function Gallery() {
       <PageHeader
         title="Token gallery"
         actions={
-          <Link className="ui-button ui-button-primary" to="/tokens/new">
-            New token
-          </Link>
+          mayCreate && (
+            <Link className="ui-button ui-button-primary" to="/tokens/new">
+              New token
+            </Link>
+          )
         }
       >
         Every token as it renders, its light value beside its dark one.
@@ -55,7 +59,13 @@ export function Gallery() {
         <Loading />
       ) : shown.length === 0 ? (
         <Empty>
-          No tokens yet. <Link to="/tokens/new">Create one</Link>.
+          No tokens yet.
+          {mayCreate && (
+            <>
+              {' '}
+              <Link to="/tokens/new">Create one</Link>.
+            </>
+          )}
         </Empty>
       ) : (
         shown.map(([name, list]) => (

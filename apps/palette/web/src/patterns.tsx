@@ -1,4 +1,12 @@
-import { api, Card, formatDate, Status, type DataOf, type ResourceSpec } from '@platform/ui';
+import {
+  api,
+  Card,
+  formatDate,
+  Status,
+  useCan,
+  type DataOf,
+  type ResourceSpec,
+} from '@platform/ui';
 import { AddForm } from './add-form';
 import { Links } from './links';
 
@@ -9,6 +17,7 @@ const nameOf = (p: Pattern, id: string | null) =>
 
 /** Its steps in order (and a form to append one), and the components it uses. */
 function PatternMore({ p }: { p: Pattern }) {
+  const can = useCan();
   return (
     <>
       <Card title="Steps">
@@ -25,21 +34,23 @@ function PatternMore({ p }: { p: Pattern }) {
             ))}
           </ol>
         )}
-        <AddForm
-          label="Add a step"
-          resource="patterns"
-          fields={[
-            { name: 'title', label: 'Step title', required: true },
-            { name: 'description', label: 'Step description', kind: 'textarea' },
-            { name: 'component', label: 'Component (name)' },
-          ]}
-          add={(body) =>
-            api.palette.addPatternStep({
-              path: { idOrName: p.id },
-              body: body as { title: string },
-            })
-          }
-        />
+        {can('palette', 'addPatternStep', p) && (
+          <AddForm
+            label="Add a step"
+            resource="patterns"
+            fields={[
+              { name: 'title', label: 'Step title', required: true },
+              { name: 'description', label: 'Step description', kind: 'textarea' },
+              { name: 'component', label: 'Component (name)' },
+            ]}
+            add={(body) =>
+              api.palette.addPatternStep({
+                path: { idOrName: p.id },
+                body: body as { title: string },
+              })
+            }
+          />
+        )}
       </Card>
       <Card title="Components">
         <Links
@@ -76,6 +87,12 @@ export const patterns: ResourceSpec<Pattern> = {
   update: (idOrName, body) =>
     api.palette.updatePattern({ path: { idOrName }, body }) as unknown as Promise<Pattern>,
   remove: (idOrName) => api.palette.deletePattern({ path: { idOrName } }),
+  access: {
+    service: 'palette',
+    create: 'createPattern',
+    update: 'updatePattern',
+    remove: 'deletePattern',
+  },
   filters: [
     { name: 'category', label: 'Category', type: 'text' },
     { name: 'tag', label: 'Tag', type: 'text' },
@@ -98,6 +115,7 @@ export const patterns: ResourceSpec<Pattern> = {
       hint: 'Component names, comma-separated',
     },
     { name: 'tags', label: 'Tags', kind: 'list' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (p) => [
     ['Id', <code key="id">{p.id}</code>],

@@ -43,6 +43,7 @@ export const rules: ResourceSpec<Rule> = {
     }) as unknown as Promise<Rule>;
   },
   remove: (idOrName) => api.palette.deleteRule({ path: { idOrName } }),
+  access: { service: 'palette', create: 'createRule', remove: 'deleteRule' },
   filters: [
     { name: 'severity', label: 'Severity', options: SEVERITIES },
     { name: 'category', label: 'Category', type: 'text' },
@@ -69,6 +70,7 @@ export const rules: ResourceSpec<Rule> = {
       hint: 'Component names, comma-separated',
     },
     { name: 'tags', label: 'Tags', kind: 'list' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (r) => [
     ['Id', <code key="id">{r.id}</code>],

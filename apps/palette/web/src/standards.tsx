@@ -24,6 +24,7 @@ export const standards: ResourceSpec<Standard> = {
       },
     }),
   remove: (idOrName) => api.palette.deleteStandard({ path: { idOrName } }),
+  access: { service: 'palette', create: 'createStandard', remove: 'deleteStandard' },
   filters: [
     { name: 'category', label: 'Category', type: 'text' },
     { name: 'tag', label: 'Tag', type: 'text' },
@@ -40,6 +41,7 @@ export const standards: ResourceSpec<Standard> = {
     { name: 'description', label: 'Description', kind: 'textarea' },
     { name: 'guidelines', label: 'Guidelines', kind: 'textarea', hint: 'One a line' },
     { name: 'tags', label: 'Tags', kind: 'list' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (s) => [
     ['Id', <code key="id">{s.id}</code>],

@@ -73,6 +73,12 @@ export const tokens: ResourceSpec<TokenRow> = {
     return flat(await api.palette.updateToken({ path: { idOrName }, body }));
   },
   remove: (idOrName) => api.palette.deleteToken({ path: { idOrName } }),
+  access: {
+    service: 'palette',
+    create: 'createToken',
+    update: 'updateToken',
+    remove: 'deleteToken',
+  },
   filters: [
     { name: 'category', label: 'Category', options: CATEGORIES },
     { name: 'group', label: 'Group', type: 'text' },
@@ -101,6 +107,7 @@ export const tokens: ResourceSpec<TokenRow> = {
     { name: 'tailwindKey', label: 'Tailwind key', hint: 'Derived from the name when empty' },
     { name: 'description', label: 'Description', kind: 'textarea' },
     { name: 'tags', label: 'Tags', kind: 'list' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (t) => [
     ['Id', <code key="id">{t.id}</code>],

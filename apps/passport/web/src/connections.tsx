@@ -9,10 +9,10 @@ import {
   PageHeader,
   useMutation,
   useQuery,
+  useMe,
   useQueryClient,
   type DataOf,
 } from '@platform/ui';
-import { useMe } from './me';
 
 type Connection = DataOf<'passport.listConnections'>[number];
 

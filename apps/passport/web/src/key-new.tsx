@@ -5,11 +5,13 @@ import {
   Link,
   Notice,
   PageHeader,
+  TeamField,
   TextField,
   useMutation,
   useQueryClient,
 } from '@platform/ui';
 import { useState } from 'react';
+import { ScopesField, useScopeChoice } from './scopes';
 
 /** The new key, shown this once, with a button that copies it. */
 function ShownOnce({ id, name, secret }: { id: string; name: string; secret: string }) {
@@ -46,15 +48,27 @@ function ShownOnce({ id, name, secret }: { id: string; name: string; secret: str
   );
 }
 
-/** Makes a key: a name (unique among live keys) and an optional expiry. */
+/**
+ * Makes a key: a name (unique among live keys), its scopes (everything the role allows unless
+ * chosen; a viewer's, every read), an optional team (a team key) and expiry.
+ */
 export function NewKeyPage() {
   const queryClient = useQueryClient();
+  const { readOnly } = useScopeChoice();
   const [name, setName] = useState('');
   const [expiresAt, setExpiresAt] = useState('');
+  const [chosen, setScopes] = useState<string[] | null>(null);
+  const scopes = chosen ?? [readOnly ? '*:read' : '*'];
+  const [team, setTeam] = useState('');
   const create = useMutation({
     mutationFn: () =>
       api.passport.createKey({
-        body: { name, ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}) },
+        body: {
+          name,
+          scopes,
+          ...(team ? { team } : {}),
+          ...(expiresAt ? { expiresAt: new Date(expiresAt).toISOString() } : {}),
+        },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
   });
@@ -74,6 +88,12 @@ export function NewKeyPage() {
           onCancel={() => history.back()}
         >
           <TextField label="Name" name="name" required value={name} onChange={setName} />
+          <ScopesField value={scopes} onChange={setScopes} />
+          <TeamField
+            value={team}
+            onChange={setTeam}
+            hint="Optional: a team key (a service account) acts for the team and outlives you"
+          />
           <TextField
             label="Expires"
             name="expiresAt"

@@ -5,6 +5,7 @@ import {
   formatDate,
   Link,
   Status,
+  useCan,
   useMutation,
   useQueryClient,
   type DataOf,
@@ -23,12 +24,14 @@ const state = (key: Key) =>
 /** Revokes a key at once, after asking; it stays listed, revoked. */
 export function RevokeKey({ apiKey }: { apiKey: Key }) {
   const queryClient = useQueryClient();
+  const can = useCan();
   const revoke = useMutation({
     mutationFn: () => api.passport.revokeKey({ path: { idOrName: apiKey.id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
   });
   if (apiKey.revokedAt)
     return <span className="ui-muted">Revoked {formatDate(apiKey.revokedAt)}</span>;
+  if (!can('passport', 'revokeKey', apiKey)) return null;
   return (
     <>
       <ConfirmButton
@@ -43,6 +46,18 @@ export function RevokeKey({ apiKey }: { apiKey: Key }) {
   );
 }
 
+/** To the new key's form, for whom may make keys (anyone signed in; a key needs admin). */
+function NewKeyLink() {
+  if (!useCan()('passport', 'createKey')) return null;
+  return (
+    <Link className="ui-button ui-button-primary" to="/keys/new">
+      New key
+    </Link>
+  );
+}
+
+const Scopes = ({ scopes }: { scopes: readonly string[] }) => <code>{scopes.join(' ')}</code>;
+
 /** API keys: listed and revoked here; made on their own page, which shows the key once. */
 export const keys: ResourceSpec<Key> = {
   path: 'keys',
@@ -54,11 +69,8 @@ export const keys: ResourceSpec<Key> = {
       is made.
     </>
   ),
-  actions: (
-    <Link className="ui-button ui-button-primary" to="/keys/new">
-      New key
-    </Link>
-  ),
+  actions: <NewKeyLink />,
+  access: { service: 'passport', list: 'listKeys', get: 'getKey' },
   key: (k) => k.id,
   title: (k) => k.name,
   list: (query) => api.passport.listKeys({ query }),
@@ -67,6 +79,8 @@ export const keys: ResourceSpec<Key> = {
     { header: 'Name', cell: (k) => k.name },
     { header: 'Prefix', cell: (k) => <code>{k.prefix}…</code> },
     { header: 'State', cell: (k) => <Status value={state(k)} /> },
+    { header: 'Scopes', cell: (k) => <Scopes scopes={k.scopes} /> },
+    { header: 'Team', cell: (k) => k.team ?? '—' },
     { header: 'Created by', cell: (k) => k.createdBy ?? '—' },
     { header: 'Last used', cell: (k) => formatDate(k.lastUsedAt) },
     { header: 'Expires', cell: (k) => formatDate(k.expiresAt) },
@@ -76,6 +90,8 @@ export const keys: ResourceSpec<Key> = {
     ['Id', <code key="id">{k.id}</code>],
     ['Prefix', <code key="prefix">{k.prefix}…</code>],
     ['State', <Status key="state" value={state(k)} />],
+    ['Scopes', <Scopes key="scopes" scopes={k.scopes} />],
+    ['Team', k.team],
     ['Created by', k.createdBy],
     ['Created', formatDate(k.createdAt)],
     ['Last used', formatDate(k.lastUsedAt)],

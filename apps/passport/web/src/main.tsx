@@ -1,6 +1,7 @@
 import { mountApp, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { ConnectionsPage } from './connections';
 import { NewKeyPage } from './key-new';
+import { PeoplePage } from './people';
 import { keys } from './keys';
 import { MePage } from './me';
 import { providers } from './providers';
@@ -15,6 +16,7 @@ mountApp({
     { to: '/keys', label: 'API keys' },
     { to: '/providers', label: 'Providers' },
     { to: '/connections', label: 'Connections' },
+    { to: '/people', label: 'People', requires: ['passport', 'listUsers'] },
   ],
   children: (
     <Routes>
@@ -24,6 +26,7 @@ mountApp({
       {resourceRoutes(keys)}
       {resourceRoutes(providers)}
       <Route path="connections" element={<ConnectionsPage />} />
+      <Route path="people" element={<PeoplePage />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   ),

@@ -1,21 +1,49 @@
 import {
-  api,
+  Badge,
   Card,
   Details,
   ErrorBanner,
   Loading,
   PageHeader,
   PlatformError,
-  useQuery,
+  useMe,
   useSignOut,
-  type DataOf,
+  type Me,
 } from '@platform/ui';
+import type { ReactNode } from 'react';
 
-export type Me = DataOf<'passport.me'>;
+const list = (items: readonly string[], none: string) =>
+  items.length ? items.join(', ') : <span className="ui-muted">{none}</span>;
 
-/** Who the caller is (`GET /me`), shared by the pages that depend on it. */
-export function useMe() {
-  return useQuery({ queryKey: ['passport.me'], queryFn: () => api.passport.me(), retry: false });
+const ROLES: Record<string, string> = {
+  admin: 'Administers the platform: its configuration, people and their roles, and everything else',
+  member: 'Reads everything shared, creates, and changes what they or their teams made',
+  viewer: 'Reads everything shared; changes nothing',
+};
+
+/** What the caller may do: their role (and a key's scopes), their groups and teams. */
+function accessOf(who: Me): [string, ReactNode][] {
+  if (who.kind !== 'user' && who.kind !== 'key') return [];
+  return [
+    [
+      'Role',
+      <Badge key="role" tone={who.role === 'admin' ? 'accent' : 'neutral'}>
+        {who.role}
+      </Badge>,
+    ],
+    ['What the role may', ROLES[who.role]],
+    ...(who.kind === 'user'
+      ? ([['Groups', list(who.groups, 'None (from the identity provider)')]] as [
+          string,
+          ReactNode,
+        ][])
+      : ([
+          ['Scopes', list(who.scopes, 'None')],
+          ['Owner', who.owner],
+          ['Team key of', who.team],
+        ] as [string, ReactNode][])),
+    ['Teams', list(who.teams, 'None: a catalog owner lists your email, or your groups name it')],
+  ];
 }
 
 /** The caller: a signed-in person, a key, a service, or anonymous when authentication is off. */
@@ -69,6 +97,11 @@ export function MePage() {
           : `Signed in as a ${who.kind}.`}
       </PageHeader>
       <ErrorBanner error={signOut.error} />
+      {(who.kind === 'user' || who.kind === 'key') && (
+        <Card title="Access">
+          <Details items={accessOf(who)} />
+        </Card>
+      )}
       <Card title="Identity">
         <Details
           items={

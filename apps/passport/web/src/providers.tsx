@@ -17,6 +17,7 @@ export const providers: ResourceSpec<Provider> = {
       body: body as DataOf<'passport.createProvider'> & { clientSecret: string },
     }),
   remove: (idOrName) => api.passport.deleteProvider({ path: { idOrName } }),
+  access: { service: 'passport', create: 'createProvider', remove: 'deleteProvider' },
   columns: [
     { header: 'Name', cell: (p) => p.name },
     { header: 'Type', cell: (p) => p.type },

@@ -9,6 +9,7 @@ import {
   PageHeader,
   QueryList,
   Status,
+  useCan,
   useListParams,
   useMutation,
   useQueryClient,
@@ -19,12 +20,14 @@ type Session = DataOf<'passport.listSessions'>[number];
 
 function EndSession({ session }: { session: Session }) {
   const queryClient = useQueryClient();
+  const may = useCan()('passport', 'deleteSession', { createdBy: session.email });
   const end = useMutation({
     mutationFn: () => api.passport.deleteSession({ path: { id: session.id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
   });
   if (!session.active)
     return <span className="ui-muted">Ended {formatDate(session.revokedAt)}</span>;
+  if (!may) return null;
   return (
     <>
       <ConfirmButton

@@ -22,6 +22,7 @@ export const events: ResourceSpec<Event> = {
   list: (query) => api.pulse.listEvents({ query }),
   get: (id) => api.pulse.getEvent({ path: { id } }),
   create: (body) => api.pulse.trackEvent({ body: body as BodyOf<'pulse.trackEvent'> }),
+  access: { service: 'pulse', create: 'trackEvent' },
   filters: [
     { name: 'name', label: 'Name' },
     { name: 'userId', label: 'User' },

@@ -8,6 +8,7 @@ import {
   JsonBlock,
   Link,
   TextField,
+  useCan,
   useMutation,
   useNavigate,
   useQueryClient,
@@ -23,6 +24,10 @@ function AppMore({ app }: { app: App }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [sessionId, setSessionId] = useState('');
+  const can = useCan();
+  // A studio session copies the served session's files: for whom may read that session (the API
+  // shows its id only to them).
+  const mayStudio = app.sessionId !== null && can('stage', 'createStudioSession');
   const publish = useMutation({
     mutationFn: () =>
       api.stage.publishApp({ path: { sid: app.sid }, body: { sessionId: sessionId.trim() } }),
@@ -41,17 +46,21 @@ function AppMore({ app }: { app: App }) {
         title="Published"
         actions={
           <>
-            <Link className="ui-button" to={`/apps/${app.sid}/runs`}>
-              Workflow runs
-            </Link>
-            <button
-              type="button"
-              className="ui-button"
-              disabled={studio.isPending}
-              onClick={() => studio.mutate()}
-            >
-              Edit in a studio session
-            </button>
+            {can('stage', 'listRuns', app) && (
+              <Link className="ui-button" to={`/apps/${app.sid}/runs`}>
+                Workflow runs
+              </Link>
+            )}
+            {mayStudio && (
+              <button
+                type="button"
+                className="ui-button"
+                disabled={studio.isPending}
+                onClick={() => studio.mutate()}
+              >
+                Edit in a studio session
+              </button>
+            )}
           </>
         }
       >
@@ -66,9 +75,11 @@ function AppMore({ app }: { app: App }) {
             ],
             [
               'Session',
-              <Link key="s" to={`/sessions/${app.sessionId}`}>
-                {app.sessionId}
-              </Link>,
+              app.sessionId && (
+                <Link key="s" to={`/sessions/${app.sessionId}`}>
+                  {app.sessionId}
+                </Link>
+              ),
             ],
             ['Published', formatDate(app.publishedAt)],
             [
@@ -81,21 +92,23 @@ function AppMore({ app }: { app: App }) {
             ],
           ]}
         />
-        <Form
-          label="Publish a session"
-          submitLabel="Publish"
-          onSubmit={() => publish.mutate()}
-          error={publish.error}
-          pending={publish.isPending}
-        >
-          <TextField
-            label="Session to serve"
-            name="sessionId"
-            value={sessionId}
-            onChange={setSessionId}
-            hint="The app serves this session's files from now on"
-          />
-        </Form>
+        {can('stage', 'publishApp', app) && (
+          <Form
+            label="Publish a session"
+            submitLabel="Publish"
+            onSubmit={() => publish.mutate()}
+            error={publish.error}
+            pending={publish.isPending}
+          >
+            <TextField
+              label="Session to serve"
+              name="sessionId"
+              value={sessionId}
+              onChange={setSessionId}
+              hint="The app serves this session's files (one you may read) from now on"
+            />
+          </Form>
+        )}
       </Card>
       <Card title="Config">
         <JsonBlock value={app.config} label="Config" />
@@ -117,6 +130,7 @@ export const apps: ResourceSpec<App> = {
   create: (body) => api.stage.createApp({ body: body as { sessionId: string; name: string } }),
   update: (sid, body) => api.stage.updateApp({ path: { sid }, body }),
   remove: (sid) => api.stage.deleteApp({ path: { sid } }),
+  access: { service: 'stage', create: 'createApp', update: 'updateApp', remove: 'deleteApp' },
   filters: [
     { name: 'name', label: 'Name contains' },
     { name: 'sessionId', label: 'Session' },
@@ -125,7 +139,7 @@ export const apps: ResourceSpec<App> = {
     { header: 'Name', cell: (app) => app.name },
     { header: 'Title', cell: (app) => app.title ?? '—' },
     { header: 'Sid', cell: (app) => <code>{app.sid}</code> },
-    { header: 'Session', cell: (app) => <code>{app.sessionId}</code> },
+    { header: 'Session', cell: (app) => (app.sessionId ? <code>{app.sessionId}</code> : '—') },
     { header: 'Published', cell: (app) => formatDate(app.publishedAt) },
   ],
   fields: [
@@ -140,6 +154,7 @@ export const apps: ResourceSpec<App> = {
     { name: 'title', label: 'Title' },
     { name: 'description', label: 'Description', kind: 'textarea' },
     { name: 'config', label: 'Config', kind: 'json' },
+    { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (app) => [
     ['Sid', <code key="sid">{app.sid}</code>],

@@ -35,7 +35,8 @@ export function Preview({
   paths: readonly string[];
   entry: string | null;
   onEntry(entry: string): void;
-  onRender(): void;
+  /** Renders the entry now; absent for whom may not (the button is not shown). */
+  onRender?(): void;
   rendering: boolean;
   reloads: number;
 }) {
@@ -53,14 +54,16 @@ export function Preview({
             any={scripts.length === 0 ? 'No script to render' : null}
             options={scripts}
           />
-          <button
-            type="button"
-            className="ui-button"
-            disabled={!entry || rendering}
-            onClick={onRender}
-          >
-            {rendering ? 'Rendering…' : 'Render'}
-          </button>
+          {onRender && (
+            <button
+              type="button"
+              className="ui-button"
+              disabled={!entry || rendering}
+              onClick={onRender}
+            >
+              {rendering ? 'Rendering…' : 'Render'}
+            </button>
+          )}
         </>
       }
     >

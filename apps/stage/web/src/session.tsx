@@ -8,6 +8,7 @@ import {
   Loading,
   PageHeader,
   PlatformError,
+  useCan,
   useMutation,
   useParams,
   useQuery,
@@ -39,6 +40,7 @@ export function SessionPage() {
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [chosenEntry, setEntry] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
+  const can = useCan();
   const status = useQuery({
     queryKey: ['session', id, 'status'],
     queryFn: () => api.stage.getStatus({ path: { id } }),
@@ -113,6 +115,8 @@ export function SessionPage() {
       </>
     );
   const { session, render: state } = status.data;
+  // Its creator, collaborators and team change it (members); others who may read it only look.
+  const writable = can('stage', 'pushFiles', session);
   const draft = selected ? drafts[selected] : undefined;
   const content = draft ?? file?.content ?? '';
   const saveSelected = () => selected && save.mutate({ path: selected, content });
@@ -126,6 +130,9 @@ export function SessionPage() {
             <Link to={`/apps/${session.appSid}`}>{session.appSid}</Link>
           </>
         )}
+        {session.createdBy && ` · by ${session.createdBy}`}
+        {session.team && ` · team ${session.team}`}
+        {!writable && ' · read only'}
       </PageHeader>
       {renderError && (
         <div className="ui-banner ui-banner-danger" role="alert">
@@ -148,12 +155,13 @@ export function SessionPage() {
             onSelect={select}
             dirty={new Set(Object.keys(drafts))}
           />
-          <NewFile id={id} paths={paths} onCreated={select} />
+          {writable && <NewFile id={id} paths={paths} onCreated={select} />}
         </Card>
         <Card
           title={selected ?? 'No file open'}
           actions={
-            selected && (
+            selected &&
+            writable && (
               <>
                 <button
                   type="button"
@@ -200,13 +208,14 @@ export function SessionPage() {
           paths={paths}
           entry={entry}
           onEntry={setEntry}
-          onRender={() => entry && render.mutate(entry)}
+          onRender={writable ? () => entry && render.mutate(entry) : undefined}
           rendering={render.isPending}
           reloads={reloads}
         />
       </div>
       <Snapshots
         id={id}
+        writable={writable}
         onRestored={() => {
           setDrafts({});
           if (entry) render.mutate(entry);

@@ -10,6 +10,7 @@ import {
   Loading,
   PageHeader,
   TextField,
+  useCan,
   useMutation,
   useNavigate,
   useQuery,
@@ -22,8 +23,9 @@ export function SessionsPage() {
   const navigate = useNavigate();
   const [recent, setRecent] = useState(recentSessions);
   const [openId, setOpenId] = useState('');
+  const mayCreate = useCan()('stage', 'createSession');
   const create = useMutation({
-    mutationFn: () => api.stage.createSession(),
+    mutationFn: () => api.stage.createSession({ body: {} }),
     onSuccess: async (session) => {
       rememberSession(session.id);
       await navigate(`/sessions/${session.id}`);
@@ -38,14 +40,16 @@ export function SessionsPage() {
       <PageHeader
         title="Sessions"
         actions={
-          <button
-            type="button"
-            className="ui-button ui-button-primary"
-            disabled={create.isPending}
-            onClick={() => create.mutate()}
-          >
-            {create.isPending ? 'Creating…' : 'New session'}
-          </button>
+          mayCreate && (
+            <button
+              type="button"
+              className="ui-button ui-button-primary"
+              disabled={create.isPending}
+              onClick={() => create.mutate()}
+            >
+              {create.isPending ? 'Creating…' : 'New session'}
+            </button>
+          )
         }
       >
         Versioned files rendered into a live preview. A session's id is its address: keep it to come

@@ -13,11 +13,24 @@ import {
   useMutation,
   useQuery,
   useQueryClient,
+  type Column,
+  type DataOf,
 } from '@platform/ui';
 import { useState } from 'react';
 
+type Snapshot = DataOf<'stage.getSnapshots'>[number];
+
 /** A session's snapshots: take one (every current file at its version), restore one. */
-export function Snapshots({ id, onRestored }: { id: string; onRestored(): void }) {
+export function Snapshots({
+  id,
+  writable,
+  onRestored,
+}: {
+  id: string;
+  /** Whether the person may take and restore snapshots (else they are only listed). */
+  writable: boolean;
+  onRestored(): void;
+}) {
   const queryClient = useQueryClient();
   const [label, setLabel] = useState('');
   const snapshots = useQuery({
@@ -39,17 +52,32 @@ export function Snapshots({ id, onRestored }: { id: string; onRestored(): void }
       onRestored();
     },
   });
+  const restoreColumn: Column<Snapshot> = {
+    header: 'Actions',
+    cell: (s) => (
+      <ConfirmButton
+        label={`Restore ${s.label ?? s.id}`}
+        confirmLabel="Restore"
+        danger={false}
+        question={`Restore snapshot ${s.label ?? s.id}? Files that differ are written back as new versions and files it lacks are deleted.`}
+        onConfirm={() => restore.mutate(s.id)}
+        pending={restore.isPending && restore.variables === s.id}
+      />
+    ),
+  };
   return (
     <Card title="Snapshots">
-      <Form
-        label="Take a snapshot"
-        submitLabel="Take snapshot"
-        onSubmit={() => create.mutate()}
-        error={create.error}
-        pending={create.isPending}
-      >
-        <TextField label="Snapshot label" name="label" value={label} onChange={setLabel} />
-      </Form>
+      {writable && (
+        <Form
+          label="Take a snapshot"
+          submitLabel="Take snapshot"
+          onSubmit={() => create.mutate()}
+          error={create.error}
+          pending={create.isPending}
+        >
+          <TextField label="Snapshot label" name="label" value={label} onChange={setLabel} />
+        </Form>
+      )}
       <ErrorBanner error={restore.error} />
       {restore.data && (
         <Notice>
@@ -71,19 +99,7 @@ export function Snapshots({ id, onRestored }: { id: string; onRestored(): void }
             { header: 'Taken', cell: (s) => formatDate(s.createdAt) },
             { header: 'Files', cell: (s) => s.fileCount, numeric: true },
             { header: 'Bytes', cell: (s) => formatNumber(s.totalBytes), numeric: true },
-            {
-              header: 'Actions',
-              cell: (s) => (
-                <ConfirmButton
-                  label={`Restore ${s.label ?? s.id}`}
-                  confirmLabel="Restore"
-                  danger={false}
-                  question={`Restore snapshot ${s.label ?? s.id}? Files that differ are written back as new versions and files it lacks are deleted.`}
-                  onConfirm={() => restore.mutate(s.id)}
-                  pending={restore.isPending && restore.variables === s.id}
-                />
-              ),
-            },
+            ...(writable ? [restoreColumn] : []),
           ]}
         />
       )}

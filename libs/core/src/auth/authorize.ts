@@ -101,8 +101,11 @@ export async function enforce(
 ): Promise<void> {
   const { identity } = request;
   const quick = { identity, teams: knownTeams(identity) };
-  const needsOwner = ruleOf(access) === 'owner' && access.owner !== undefined;
-  const ownership = needsOwner && options.authOn ? await access.owner?.(request) : undefined;
+  // Whose the resource is matters only to a caller that is neither anonymous nor an admin.
+  const role = roleOf(identity, options.authOn);
+  const needsOwner =
+    options.authOn && ruleOf(access) === 'owner' && role !== undefined && role !== 'admin';
+  const ownership = needsOwner ? await access.owner?.(request) : undefined;
   let decision: Decision = decide(quick, access, options.authOn, ownership);
   if (!decision.allowed && ownership && decision.missing.startsWith('ownership'))
     decision = decide(
