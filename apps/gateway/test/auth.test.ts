@@ -134,7 +134,12 @@ async function operations() {
   );
 }
 
-const PUBLIC = new Set(['GET /healthz', 'GET /api/v1/features']);
+// A service's health is public wherever it runs, as the gateway's own.
+const PUBLIC = new Set([
+  'GET /healthz',
+  'GET /api/v1/features',
+  ...SERVICES.map((s) => `GET ${s.prefix}/healthz`),
+]);
 // The identity service's sign-in routes take no credentials, by nature; they answer no data
 // (logout too, so that a browser whose session lapsed can still clear its cookie).
 const SIGN_IN =

@@ -82,7 +82,7 @@ describe('with authentication on', () => {
     await service.close();
   });
 
-  it('lets the sandbox decide: its page needs credentials, its files are served by address', async () => {
+  it("decides by the sandbox's declarations: its page needs credentials, its files are served by address", async () => {
     const as = (method: 'GET' | 'POST', url: string, payload?: object, key?: string) =>
       secured.app.inject({
         method,
@@ -102,7 +102,12 @@ describe('with authentication on', () => {
         .statusCode,
     ).toBe(200);
     expect((await as('GET', `/preview/${id}/`, undefined, KEY)).statusCode).toBe(200);
-    expect((await as('GET', `/preview/${id}/`)).statusCode).toBe(401);
+    // As in-process: a page that needs credentials sends the browser to sign in.
+    const page = await as('GET', `/preview/${id}/`);
+    expect([page.statusCode, page.headers.location]).toEqual([
+      302,
+      `/api/v1/passport/login?returnTo=${encodeURIComponent(`/preview/${id}/`)}`,
+    ]);
     const bundle = await as('GET', `/preview/${id}/__render/bundle.js`);
     expect([bundle.statusCode, bundle.body]).toEqual([200, expect.stringContaining('x()')]);
     expect((await as('GET', `/api/v1/stage/sessions/${id}/status`)).statusCode).toBe(401);

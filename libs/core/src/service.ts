@@ -236,15 +236,9 @@ export function defineService<DB, Config = undefined>(
       scope.get(
         '/healthz',
         {
-          // Public on a standalone service (probes, the gateway's health); behind the gateway's
-          // authentication like every other route when mounted in it.
-          config: {
-            access: {
-              resource: `${name}.health`,
-              action: 'read',
-              rule: options.trusted ? 'viewer' : 'public',
-            },
-          },
+          // Public wherever the service runs (probes, the gateway's health), as the gateway's own
+          // /healthz: it tells a service's name, version and that its database answers.
+          config: { access: { resource: `${name}.health`, action: 'read', rule: 'public' } },
           schema: {
             operationId: 'health',
             summary: `Health of ${title}`,

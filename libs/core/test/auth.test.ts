@@ -116,6 +116,10 @@ describe('the authentication hook', () => {
       kind: 'key',
       keyId: 'k1',
       name: 'ci',
+      role: 'member',
+      scopes: ['*'],
+      owner: null,
+      team: null,
     });
     expect(
       (await get('/api/who', { cookie: 'platform_session=good-session' })).json(),

@@ -75,7 +75,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"billing.health","action":"read","rule":"viewer","scope":"billing:read"},
+  health: {"resource":"billing.health","action":"read","rule":"public","scope":null},
   listItems: {"resource":"billing.item","action":"read","rule":"viewer","scope":"billing:read"},
   createItem: {"resource":"billing.item","action":"create","rule":"member","scope":"billing:write"},
   getItemByProviderRef: {"resource":"billing.item","action":"read","rule":"viewer","scope":"billing:read"},

@@ -84,7 +84,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"catalog.health","action":"read","rule":"viewer","scope":"catalog:read"},
+  health: {"resource":"catalog.health","action":"read","rule":"public","scope":null},
   listServices: {"resource":"catalog.service","action":"read","rule":"viewer","scope":"catalog:read"},
   createService: {"resource":"catalog.service","action":"create","rule":"member","scope":"catalog:write"},
   getService: {"resource":"catalog.service","action":"read","rule":"viewer","scope":"catalog:read"},

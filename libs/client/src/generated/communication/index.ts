@@ -48,7 +48,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"communication.health","action":"read","rule":"viewer","scope":"communication:read"},
+  health: {"resource":"communication.health","action":"read","rule":"public","scope":null},
   listChannels: {"resource":"communication.channel","action":"read","rule":"viewer","scope":"communication:read"},
   createChannel: {"resource":"communication.channel","action":"create","rule":"admin","scope":"admin"},
   getChannel: {"resource":"communication.channel","action":"read","rule":"viewer","scope":"communication:read"},

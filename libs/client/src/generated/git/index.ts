@@ -87,7 +87,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"git.health","action":"read","rule":"viewer","scope":"git:read"},
+  health: {"resource":"git.health","action":"read","rule":"public","scope":null},
   listProviders: {"resource":"git.provider","action":"read","rule":"viewer","scope":"git:read"},
   createProvider: {"resource":"git.provider","action":"create","rule":"admin","scope":"admin"},
   getProvider: {"resource":"git.provider","action":"read","rule":"viewer","scope":"git:read"},

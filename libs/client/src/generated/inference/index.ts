@@ -51,7 +51,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"inference.health","action":"read","rule":"viewer","scope":"inference:read"},
+  health: {"resource":"inference.health","action":"read","rule":"public","scope":null},
   listProviders: {"resource":"inference.provider","action":"read","rule":"viewer","scope":"inference:read"},
   createProvider: {"resource":"inference.provider","action":"create","rule":"admin","scope":"admin"},
   getProvider: {"resource":"inference.provider","action":"read","rule":"viewer","scope":"inference:read"},

@@ -57,7 +57,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"ledger.health","action":"read","rule":"viewer","scope":"ledger:read"},
+  health: {"resource":"ledger.health","action":"read","rule":"public","scope":null},
   createEvent: {"resource":"ledger.event","action":"create","rule":"member","scope":"ledger:write"},
   listEvents: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
   verifyEvents: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},

@@ -99,7 +99,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"palette.health","action":"read","rule":"viewer","scope":"palette:read"},
+  health: {"resource":"palette.health","action":"read","rule":"public","scope":null},
   listTokens: {"resource":"palette.token","action":"read","rule":"viewer","scope":"palette:read"},
   createToken: {"resource":"palette.token","action":"create","rule":"member","scope":"palette:write"},
   tokenContrast: {"resource":"palette.token","action":"read","rule":"viewer","scope":"palette:read"},

@@ -72,7 +72,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"passport.health","action":"read","rule":"viewer","scope":"passport:read"},
+  health: {"resource":"passport.health","action":"read","rule":"public","scope":null},
   login: {"resource":"passport.session","action":"create","rule":"public","scope":null},
   loginCallback: {"resource":"passport.session","action":"create","rule":"public","scope":null},
   logout: {"resource":"passport.session","action":"delete","rule":"public","scope":null},

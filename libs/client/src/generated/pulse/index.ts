@@ -24,7 +24,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"pulse.health","action":"read","rule":"viewer","scope":"pulse:read"},
+  health: {"resource":"pulse.health","action":"read","rule":"public","scope":null},
   trackEvent: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
   listEvents: {"resource":"pulse.event","action":"read","rule":"viewer","scope":"pulse:read"},
   trackEvents: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},

@@ -96,7 +96,7 @@ export const OPERATIONS = {
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
 export const ACCESS = {
-  health: {"resource":"stage.health","action":"read","rule":"viewer","scope":"stage:read"},
+  health: {"resource":"stage.health","action":"read","rule":"public","scope":null},
   createSession: {"resource":"stage.session","action":"create","rule":"member","scope":"stage:write"},
   getStatus: {"resource":"stage.session","action":"read","rule":"owner","scope":"stage:read"},
   setCollaborators: {"resource":"stage.session","action":"manage","rule":"owner","scope":"stage:write"},
