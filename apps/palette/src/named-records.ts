@@ -14,10 +14,11 @@ import {
   unique,
   type Access,
   type AuthorizationOptions,
+  ownershipColumns,
+  teamChange,
 } from '@platform/core';
 import type { Columns, PaletteDatabase, PaletteDb, RecordTable, Row } from './database.js';
 import { sentFields } from './domain/records.js';
-import { ownershipColumns, teamChange } from './ownership.js';
 import {
   deleteRecord,
   findOwnership,

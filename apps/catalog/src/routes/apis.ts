@@ -10,6 +10,8 @@ import {
   unique,
   type Access,
   type ServiceRoutes,
+  ownershipColumns,
+  teamChange,
 } from '@platform/core';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
 import {
@@ -32,7 +34,6 @@ import {
   ApiUpdateSchema,
   type ApiInput,
 } from '../schemas/apis.js';
-import { ownershipColumns, teamChange } from '../ownership.js';
 
 /** The 409 of a name taken (nameTaken would lower-case `API`). */
 const apiNameTaken = (name: string) => `An API named ${name} exists already`;

@@ -13,6 +13,8 @@ import {
   unique,
   type Access,
   type ServiceRoutes,
+  ownershipColumns,
+  teamChange,
 } from '@platform/core';
 import { isForeignKeyViolation, jsonb } from '@platform/db';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
@@ -36,7 +38,6 @@ import {
 } from '../repositories/groups.js';
 import { findOwnerOwnership, findOwnership } from '../repositories/ownership.js';
 import { OwnerSchemas, SystemSchemas, type GroupSchemas } from '../schemas/groups.js';
-import { ownershipColumns, teamChange } from '../ownership.js';
 
 /** A record as shown: its columns but the link ids, the stamps as ISO text. */
 const toRecord = ({ created_at, updated_at, created_by, ...fields }: GroupRow) => ({

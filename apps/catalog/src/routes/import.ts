@@ -7,11 +7,12 @@ import {
   responses,
   type Access,
   type ServiceRoutes,
+  ownershipColumns,
 } from '@platform/core';
 import type { CatalogDatabase } from '../database.js';
 import { mapEntities, type Ref } from '../import/mapping.js';
 import { applyImport, planImport, type Step } from '../import/plan.js';
-import { auditDenial, ownerCheck, ownershipColumns } from '../ownership.js';
+import { auditDenial, ownerCheck } from '../ownership.js';
 import { lockOwnerParents } from '../repositories/groups.js';
 import { loadExisting } from '../repositories/import.js';
 import { ImportInputSchema, ImportResultSchema, type ImportResult } from '../schemas/import.js';

@@ -12,6 +12,8 @@ import {
   type ServiceRoutes,
   type Static,
   unique,
+  ownershipColumns,
+  teamChange,
 } from '@platform/core';
 import type { CatalogDatabase, CatalogDb } from '../database.js';
 import { findApiIds } from '../repositories/apis.js';
@@ -35,7 +37,7 @@ import {
   type Service,
 } from '../schemas/services.js';
 import { checkAnnotations, checkLinks } from '../schemas/metadata.js';
-import { ownershipColumns, shownOwnership, teamChange } from '../ownership.js';
+import { shownOwnership } from '../ownership.js';
 
 /** The service as shown (the reply keeps only the fields of ServiceSchema). */
 const toService = (row: ServiceWithLinks): Service => ({

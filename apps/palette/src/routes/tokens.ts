@@ -9,6 +9,8 @@ import {
   Type,
   type Access,
   type ServiceRoutes,
+  ownershipColumns,
+  teamChange,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
 import type { Columns, PaletteDatabase, PaletteDb, TokenRow } from '../database.js';
@@ -16,7 +18,6 @@ import { measurableColor } from '../domain/css.js';
 import { resolveValue, type Mode } from '../domain/resolve.js';
 import { contrast } from '../domain/tokens.js';
 import { tokenColumns } from '../mappers.js';
-import { ownershipColumns, teamChange } from '../ownership.js';
 import {
   deleteRecord,
   findOwnership,

@@ -213,6 +213,26 @@ export async function ownershipFor(
   return { createdBy, team };
 }
 
+/** The ownership columns of a new row: the caller, and the team it names (403 if not theirs). */
+export async function ownershipColumns(
+  identity: Identity,
+  team: string | null | undefined,
+  options: AuthorizationOptions,
+) {
+  const owner = await ownershipFor(identity, team, options);
+  return { created_by: owner.createdBy, team: owner.team };
+}
+
+/** The team an update sets: undefined keeps it, null clears it, a name is checked as on create. */
+export async function teamChange(
+  identity: Identity,
+  team: string | null | undefined,
+  options: AuthorizationOptions,
+) {
+  if (team == null) return team;
+  return (await ownershipFor(identity, team, options)).team;
+}
+
 /**
  * The hook: every route of `scope` must declare its access (start-up fails otherwise), and every
  * request to one that is not public is decided by its declaration before its body is validated.
