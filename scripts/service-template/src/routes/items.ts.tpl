@@ -8,6 +8,7 @@ import {
   responses,
   {{stamps}},
   Type,
+  type Access,
   type ServiceRoutes,
 } from '@platform/core';
 import type { {{Name}}Database, ItemRow } from '../database.js';
@@ -27,10 +28,18 @@ const toItem = (row: ItemRow): Item => ({
   ...{{stamps}}(row.created_at, row.updated_at),
 });
 
+// Who may (the root README's Access section): any signed-in caller reads, members write. For
+// records that belong to people, add created_by/team and the `owner` rule as the catalog does.
+const READ: Access = { resource: '{{name}}.item', action: 'read' };
+const CREATE: Access = { resource: '{{name}}.item', action: 'create' };
+const UPDATE: Access = { resource: '{{name}}.item', action: 'update' };
+const DELETE: Access = { resource: '{{name}}.item', action: 'delete' };
+
 export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) => {
   app.get(
     '/items',
     {
+      config: { access: READ },
       schema: {
         operationId: 'listItems',
         summary: 'List items by name',
@@ -49,6 +58,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
   app.post(
     '/items',
     {
+      config: { access: CREATE },
       schema: {
         operationId: 'createItem',
         summary: 'Create an item',
@@ -70,6 +80,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
   app.get(
     '/items/:idOrName',
     {
+      config: { access: READ },
       schema: {
         operationId: 'getItem',
         summary: 'Get one item',
@@ -83,6 +94,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
   app.put(
     '/items/:idOrName',
     {
+      config: { access: UPDATE },
       schema: {
         operationId: 'updateItem',
         summary: 'Update an item',
@@ -110,6 +122,7 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
   app.delete(
     '/items/:idOrName',
     {
+      config: { access: DELETE },
       schema: {
         operationId: 'deleteItem',
         summary: 'Delete an item',
