@@ -7,6 +7,7 @@ export { createApp, sendError, notFoundHandler, MiB, type App, type AppOptions }
 export { loggerOptions } from './logging.js';
 export { schemaErrorFormatter } from './validation.js';
 export * from './service.js';
+export * from './service-app.js';
 export * from './openapi.js';
 export * from './standalone.js';
 export * from './jobs/index.js';

@@ -2,17 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import swagger from '@fastify/swagger';
 import { Type } from 'typebox';
 import type { PlatformClient } from '@platform/client';
 import type { Kysely, Migrations, PlatformDatabase } from '@platform/db';
-import { createApp, type App, type AppOptions } from './app.js';
 import {
   AUTH_OFF,
   authenticateRequests,
   authorizationOptions,
   authorizeRequests,
-  recordAccess,
   type AuthorizationOptions,
   platformClient,
   remoteKeyResolver,
@@ -25,7 +22,6 @@ import type { Env } from './config.js';
 import { serviceUnavailable } from './errors.js';
 import { JobQueue, runPeriodically, type JobQueueOptions, type PeriodicJob } from './jobs/index.js';
 import { ok, responses } from './schemas.js';
-import { openApiInfo } from './openapi.js';
 
 /** One environment variable, as the README documents it. */
 export interface Variable {
@@ -293,21 +289,4 @@ export function defineService<DB, Config = undefined>(
       authenticate &&
       ((database, config) => authenticate(database.schema<DB>(name), database, config)),
   };
-}
-
-/**
- * One service on its own Fastify instance, under its usual prefix: the standalone server, the
- * gateway's in-process fallback for a proxied service, and the tests all use this.
- */
-export async function buildServiceApp<Config>(
-  manifest: ServiceManifest<Config>,
-  mount: MountOptions<Config>,
-  options: AppOptions = {},
-): Promise<App> {
-  const app = createApp(options);
-  recordAccess(app);
-  await app.register(swagger, openApiInfo(manifest.title, manifest.version));
-  await app.register(manifest.plugin, mount);
-  await app.ready();
-  return app;
 }

@@ -3,7 +3,8 @@ import { envEnum, envInt, envString, envUrl, type Env } from './config.js';
 import type { App } from './app.js';
 import { loggerOptions } from './logging.js';
 import { authSettings } from './auth/index.js';
-import { buildServiceApp, type ServiceManifest } from './service.js';
+import { buildServiceApp } from './service-app.js';
+import type { ServiceManifest } from './service.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

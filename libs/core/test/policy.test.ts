@@ -1,4 +1,13 @@
-import { decide, grants, scopeOf, type Access, type Identity, type Principal } from '../src/index';
+import {
+  decide,
+  grants,
+  mayOwn,
+  principalOf,
+  scopeOf,
+  type Access,
+  type Identity,
+  type Principal,
+} from '../src/index';
 
 // The one access policy (issue 31): rules, roles, scopes and ownership.
 
@@ -92,5 +101,19 @@ describe('scopes', () => {
     expect(grants(['*:read'], 'git:read')).toBe(true);
     expect(grants(['*:read'], 'git:write')).toBe(false);
     expect(grants(['*'], 'admin')).toBe(false);
+  });
+});
+
+describe('teams', () => {
+  it('fall back to the groups claim when the catalog cannot be asked (never open)', async () => {
+    const person: Identity = { ...user('member', 'bo@x.io'), groups: ['ops'] } as Identity;
+    const failing = async () => {
+      throw new Error('catalog unreachable');
+    };
+    expect((await principalOf(person, failing)).teams).toEqual(['ops']);
+    const owned = { createdBy: 'ann@example.com', team: 'payments' };
+    const options = { authOn: true, teams: failing };
+    expect(await mayOwn(person, owned, options)).toBe(false);
+    expect(await mayOwn(person, owned, { ...options, teams: async () => ['payments'] })).toBe(true);
   });
 });
