@@ -41,36 +41,50 @@ export function listFiles(root: string): Listing {
 }
 
 export interface PushLimits {
-  /** Largest file (bytes of UTF-8): the stage's STAGE_MAX_FILE_BYTES. */
+  /** Largest file (bytes): the stage's STAGE_MAX_FILE_BYTES. */
   maxFileBytes: number;
   /** Largest request body: more goes in several requests. */
   maxRequestBytes: number;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a byte order mark is part of the text, kept as it is.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A file as a push sends it: text as it is, other bytes (images, fonts) in base64. */
+export type PushedFile = string | { content: string; encoding: 'base64' };
+
+/** A file's bytes as a push sends them: text when they are UTF-8 without NUL, else base64. */
+export function pushedFile(bytes: Buffer): PushedFile {
+  if (!bytes.includes(0))
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      // Not UTF-8: bytes.
+    }
+  return { content: bytes.toString('base64'), encoding: 'base64' };
+}
+
+/** A file as the stage answers it with its content: text, or base64 marked `encoding`. */
+export const bytesOf = (file: { content: string; encoding?: string }) =>
+  file.encoding === 'base64' ? Buffer.from(file.content, 'base64') : file.content;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * The files of a directory as `{ "<prefix>/<relative path>": content }`, every one checked first
- * (NUL bytes, UTF-8, size, path): all problems at once, nothing sent (exit 2). One batch when the
- * whole fits in a request, else batches of at most `maxRequestBytes` of JSON.
+ * The files of a directory as `{ "<prefix>/<relative path>": content }` (binary files, by their
+ * bytes, as `{ content: <base64>, encoding: 'base64' }`), every one checked first (size, path):
+ * all problems at once, nothing sent (exit 2). One batch when the whole fits in a request, else
+ * batches of at most `maxRequestBytes` of JSON.
  */
 export function readPush(root: string, prefix: string, limits: PushLimits) {
   const { files, skipped } = listFiles(root);
   const problems: string[] = [];
-  const entries: Array<[string, string, number]> = [];
+  const entries: Array<[string, PushedFile, number]> = [];
   for (const file of files) {
     const name = file === '' ? root.split(/[\\/]/).pop()! : file;
     const path = posix.join(prefix.startsWith('/') ? prefix : `/${prefix}`, name);
     const bytes = readFileSync(file === '' ? root : join(root, file));
-    let content = '';
-    if (bytes.includes(0)) problems.push(`${name}: holds NUL bytes (a binary file?)`);
-    else
-      try {
-        content = utf8.decode(bytes);
-      } catch {
-        problems.push(`${name}: is not UTF-8 text`);
-      }
+    const content = pushedFile(bytes);
     if (bytes.length > limits.maxFileBytes)
       problems.push(
         `${name}: ${bytes.length} bytes, over the ${limits.maxFileBytes} a file may have`,
@@ -85,8 +99,8 @@ export function readPush(root: string, prefix: string, limits: PushLimits) {
     throw usageError(
       `Nothing pushed: ${plural(problems.length, 'problem')}\n${problems.map((p) => `- ${p}`).join('\n')}`,
     );
-  const batches: Array<Record<string, string>> = [];
-  let batch: Record<string, string> = {};
+  const batches: Array<Record<string, PushedFile>> = [];
+  let batch: Record<string, PushedFile> = {};
   let size = 0;
   for (const [path, content, bytes] of entries) {
     if (size > 0 && size + bytes > limits.maxRequestBytes) {
@@ -146,7 +160,7 @@ export function pullTargets(dir: string, prefix: string, paths: string[]): strin
 }
 
 /** Writes the files at the targets pullTargets checked. */
-export function writeAll(targets: string[], contents: string[]): void {
+export function writeAll(targets: string[], contents: Array<string | Buffer>): void {
   targets.forEach((target, i) => {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, contents[i]);

@@ -102,10 +102,10 @@ describe('stage sessions', () => {
       writeFileSync(join(src, 'lib', `f${i}.ts`), `export const v = ${i};\n`);
     writeFileSync(join(src, 'logo.png'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
     writeFileSync(join(src, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-    const refused = await cli(['stage', 'sessions', 'push', id, src], env);
+    const refused = await cli(['stage', 'sessions', 'push', id, src, '--max-file-bytes', '3'], env); // prettier-ignore
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('logo.png: holds NUL bytes');
-    expect(refused.stderr).toContain('latin1.txt: is not UTF-8 text');
+    expect(refused.stderr).toContain('logo.png: 4 bytes, over the 3 a file may have');
+    expect(refused.stderr).toContain('latin1.txt: 4 bytes, over the 3 a file may have');
     expect((await json(['stage', 'sessions', 'files', id], env)).length).toBe(0);
 
     writeFileSync(join(src, 'logo.png'), 'now text');

@@ -52,14 +52,23 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     config.features,
   );
 
+  const hostRoutes = services.flatMap((s) => s.hosts?.(config.services[s.name]) ?? []);
   const app = createApp({
     logger:
       logger === false
         ? false
         : { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
-    notFound: web ? webFallback(config.publicDir, services, flags) : undefined,
+    notFound: web
+      ? webFallback(
+          config.publicDir,
+          services,
+          flags,
+          hostRoutes.map((r) => r.prefix),
+        )
+      : undefined,
     timeouts: config.timeouts,
     trustProxy: config.trustProxy,
+    hostRoutes,
   });
   await registerRateLimit(app, config.rateLimit);
   // Other gateways on the same database announce the overrides they change.
@@ -70,6 +79,8 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:'],
+        // The services' own origins (the sandbox UI frames a session's preview from its own).
+        'frame-src': ["'self'", ...hostRoutes.map((r) => `*.${r.domain}:*`)],
         // The platform is often served over plain http on a laptop or an internal network.
         'upgrade-insecure-requests': null,
       },

@@ -75,6 +75,15 @@ export const STREAMED_TYPES = ['text/csv', 'application/octet-stream', 'multipar
 const unreadStream = (body: unknown): body is Readable =>
   body instanceof Readable && !body.readableDidRead;
 
+/**
+ * The host and scheme the client asked for (its Host, or what a proxy the gateway trusts said),
+ * as the target sees them: it routes an app's own origin by them (libs/core hosts.ts).
+ */
+const forwardedHeaders = (request: Pick<FastifyRequest, 'host' | 'protocol'>) => ({
+  'x-forwarded-host': request.host,
+  'x-forwarded-proto': request.protocol,
+});
+
 /** Serves a request with the in-process instance of the service, as if the proxy had. */
 export async function serveInProcess(fallback: App, request: FastifyRequest, reply: FastifyReply) {
   const { host: _host, ...headers } = request.headers;
@@ -86,7 +95,7 @@ export async function serveInProcess(fallback: App, request: FastifyRequest, rep
   const response = await fallback.inject({
     method: request.method as 'GET',
     url: request.url,
-    headers: { ...headers, 'x-request-id': request.id },
+    headers: { ...headers, ...forwardedHeaders(request), 'x-request-id': request.id },
     payload: Buffer.isBuffer(body) || body instanceof Readable ? body : undefined,
   });
   for (const [name, value] of Object.entries(response.headers)) {
@@ -195,12 +204,7 @@ async function forward(
     replyOptions: {
       rewriteRequestHeaders: (request, headers) => {
         const { host: _upstreamHost, ...rest } = headers;
-        return {
-          ...rest,
-          'x-forwarded-host': request.headers.host ?? '',
-          'x-forwarded-proto': request.protocol,
-          'x-request-id': request.id,
-        };
+        return { ...rest, ...forwardedHeaders(request), 'x-request-id': request.id };
       },
       onError: (reply, { error }) => {
         const request = reply.request;

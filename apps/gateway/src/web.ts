@@ -16,6 +16,8 @@ export function webFallback(
   publicDir: string,
   services: readonly ServiceManifest[],
   flags: FeatureFlags,
+  /** Prefixes of hosts the services claim (their content origins): 404 there, never a UI. */
+  hostPrefixes: readonly string[] = [],
 ) {
   // Every fallback ends in an index.html: a missing one is a broken install, not a 404 to serve.
   for (const dir of [publicDir, ...services.map((s) => s.webRoot)]) {
@@ -24,7 +26,8 @@ export function webFallback(
   }
   return (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0];
-    if (isApi(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    const claimed = hostPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
+    if (isApi(path) || claimed || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return notFoundHandler(request, reply);
     }
     const first = path.split('/')[1];

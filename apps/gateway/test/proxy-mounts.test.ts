@@ -17,8 +17,12 @@ afterAll(async () => {
   await standalone.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-  gw.app.inject({ method, url, ...(payload ? { payload } : {}) });
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, host?: string) =>
+  gw.app.inject({ method, url, ...(payload ? { payload } : {}), headers: host ? { host } : {} });
+
+/** The host of an app's (`apps`) or a session's preview (`preview`) own origin. */
+const hostOf = (id: string, kind: 'apps' | 'preview') =>
+  `${Buffer.from(id).toString('hex')}.${kind}.localhost:3000`;
 
 it('forwards the prefix and every mount to the standalone sandbox, and gates them with its flag', async () => {
   const { id } = (await call('POST', '/api/v1/stage/sessions')).json().data;
@@ -36,11 +40,18 @@ it('forwards the prefix and every mount to the standalone sandbox, and gates the
   const own = await gw.db.kysely.withSchema('stage').selectFrom('sessions').selectAll().execute();
   expect(own).toEqual([]);
 
-  const preview = await call('GET', `/preview/${id}/__render/bundle.js`);
+  // The preview's and the app's own origins are routed by Host to the standalone service.
+  const bundle = (id: string) => call('GET', '/__render/bundle.js', undefined, hostOf(id, 'preview')); // prettier-ignore
+  const preview = await bundle(id);
   expect([preview.statusCode, preview.headers['x-served-by']]).toEqual([200, undefined]);
   expect(preview.body).toContain('proxied');
-  expect(preview.headers['content-security-policy']).toContain('sandbox');
-  expect((await call('GET', `/app/${app.sid}/`)).statusCode).toBe(200);
+  expect(preview.headers['content-security-policy']).toContain("connect-src 'self'");
+  expect((await call('GET', '/', undefined, hostOf(app.sid, 'apps'))).statusCode).toBe(200);
+  // The old address sends the browser there; the content is never on the platform's host.
+  const old = await call('GET', `/app/${app.sid}/x`);
+  expect([old.statusCode, old.headers.location]).toEqual([302, `http://${hostOf(app.sid, 'apps').replace(':3000', '')}/x`]); // prettier-ignore
+  const label = Buffer.from(id).toString('hex');
+  expect((await call('GET', `/__previews/${label}/__render/bundle.js`)).statusCode).toBe(404);
   const studio = await call('POST', '/api/v1/studio/sessions', { appSid: app.sid });
   expect(studio.statusCode).toBe(201);
   const listed = (await call('GET', `/api/v1/studio/sessions?appSid=${app.sid}`)).json().data;
@@ -51,12 +62,13 @@ it('forwards the prefix and every mount to the standalone sandbox, and gates the
     const res = await call('GET', url);
     expect([url, res.statusCode, res.json().error.code]).toEqual([url, 404, 'NOT_FOUND']);
   }
-  // Pages of a disabled service fall through to the dashboard, as any unknown page does.
-  expect((await call('GET', `/preview/${id}/__render/bundle.js`)).body).toContain(
-    '<title>Platform</title>',
-  );
+  // Pages of a disabled service fall through to the dashboard, as any unknown page does; its
+  // content origins answer 404.
+  expect((await call('GET', `/preview/${id}/`)).body).toContain('<title>Platform</title>');
+  const off = await bundle(id);
+  expect([off.statusCode, off.json().error.code]).toEqual([404, 'NOT_FOUND']);
   await call('PUT', '/api/v1/features/stage', { enabled: true });
-  expect((await call('GET', `/preview/${id}/__render/bundle.js`)).statusCode).toBe(200);
+  expect((await bundle(id)).statusCode).toBe(200);
 });
 
 describe('with authentication on', () => {
@@ -82,13 +94,20 @@ describe('with authentication on', () => {
     await service.close();
   });
 
-  it("decides by the sandbox's declarations: its page needs credentials, its files are served by address", async () => {
-    const as = (method: 'GET' | 'POST', url: string, payload?: object, key?: string) =>
+  it("decides by the sandbox's declarations: a preview's origin asks its visitor to sign in", async () => {
+    const as = (
+      method: 'GET' | 'POST',
+      url: string,
+      payload?: object,
+      key?: string,
+      host?: string,
+    ) =>
+      // prettier-ignore
       secured.app.inject({
         method,
         url,
         ...(payload ? { payload } : {}),
-        headers: key ? { 'x-api-key': key } : {},
+        headers: { ...(key ? { 'x-api-key': key } : {}), ...(host ? { host } : {}) },
       });
     const { id } = (await as('POST', '/api/v1/stage/sessions', {}, KEY)).json().data;
     await as(
@@ -101,15 +120,15 @@ describe('with authentication on', () => {
       (await as('POST', `/api/v1/stage/sessions/${id}/render`, { entry: '/app/main.ts' }, KEY))
         .statusCode,
     ).toBe(200);
-    expect((await as('GET', `/preview/${id}/`, undefined, KEY)).statusCode).toBe(200);
-    // As in-process: a page that needs credentials sends the browser to sign in.
-    const page = await as('GET', `/preview/${id}/`);
-    expect([page.statusCode, page.headers.location]).toEqual([
-      302,
-      `/api/v1/passport/login?returnTo=${encodeURIComponent(`/preview/${id}/`)}`,
-    ]);
-    const bundle = await as('GET', `/preview/${id}/__render/bundle.js`);
-    expect([bundle.statusCode, bundle.body]).toEqual([200, expect.stringContaining('x()')]);
+    // On its own origin, page and files alike: to the platform, to sign in and come back.
+    for (const path of ['/', '/__render/bundle.js']) {
+      const page = await as('GET', path, undefined, undefined, hostOf(id, 'preview'));
+      expect([page.statusCode, page.headers.location]).toEqual([302, `http://localhost:3000/preview/${id}/__signin?to=${encodeURIComponent(path)}`]); // prettier-ignore
+    }
+    // There, a person is handed over; a key is not a person; no one signed in is sent to sign in.
+    expect((await as('GET', `/preview/${id}/__signin`, undefined, KEY)).statusCode).toBe(403);
+    const anonymous = await as('GET', `/preview/${id}/__signin?to=%2F`);
+    expect([anonymous.statusCode, anonymous.headers.location]).toEqual([302, `/api/v1/passport/login?returnTo=${encodeURIComponent(`/preview/${id}/__signin?to=%2F`)}`]); // prettier-ignore
     expect((await as('GET', `/api/v1/stage/sessions/${id}/status`)).statusCode).toBe(401);
     expect((await as('GET', `/api/v1/studio/sessions`)).statusCode).toBe(401);
   });

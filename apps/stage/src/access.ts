@@ -66,14 +66,15 @@ export async function appsSeenBy(
   identity: Identity,
   options: AuthorizationOptions,
   rows: AppRow[],
+  originOf: (sid: string) => string,
 ): Promise<App[]> {
-  if (!(await visibleTo(identity, options))) return rows.map((row) => toApp(row, true));
+  if (!(await visibleTo(identity, options))) return rows.map((row) => toApp(row, true, originOf));
   const reads = await sessionReader(identity, options);
   const owners = await sessionOwnerships(
     db,
     rows.map((row) => row.session_id),
   );
-  return rows.map((row) => toApp(row, reads(owners.get(row.session_id))));
+  return rows.map((row) => toApp(row, reads(owners.get(row.session_id)), originOf));
 }
 
 /**

@@ -1,5 +1,7 @@
 import { envInt, type Env, type Variable } from '@platform/core';
 import { BACKEND_VARIABLES, backendConfig } from './backends/config.js';
+import { NPM_VARIABLES, npmConfig } from './npm/config.js';
+import { ORIGIN_VARIABLES, originConfig } from './origins.js';
 import { WORKFLOW_VARIABLES, workflowConfig } from './workflows/config.js';
 
 const MIB = 1024 * 1024;
@@ -31,8 +33,10 @@ const SESSION_VARIABLES: readonly Variable[] = [
 
 export const STAGE_VARIABLES: readonly Variable[] = [
   ...SESSION_VARIABLES,
+  ...ORIGIN_VARIABLES,
   ...WORKFLOW_VARIABLES,
   ...BACKEND_VARIABLES,
+  ...NPM_VARIABLES,
 ];
 
 export function stageConfig(env: Env) {
@@ -45,8 +49,10 @@ export function stageConfig(env: Env) {
     maxFiles: envInt(env, 'STAGE_MAX_FILES', 1000, { min: 1, max: 100_000 }),
     maxSessionBytes,
     retentionDays: envInt(env, 'STAGE_SESSION_RETENTION_DAYS', 30, { min: 0, max: 36_500 }),
+    origins: originConfig(env),
     workflows: workflowConfig(env),
     backends: backendConfig(env),
+    npm: npmConfig(env),
   };
 }
 

@@ -1,9 +1,11 @@
 import type { Generated, Kysely, Selectable, Transaction } from '@platform/db';
+import type { OpsTables } from './backends/ops-tables.js';
 import type { BackendTables } from './backends/tables.js';
+import type { NpmTables } from './npm/tables.js';
 import type { WorkflowTables } from './workflows/tables.js';
 
 /** The tables of the `stage` schema, as the migrations make them. */
-export interface StageDatabase extends WorkflowTables, BackendTables {
+export interface StageDatabase extends WorkflowTables, BackendTables, OpsTables, NpmTables {
   sessions: SessionsTable;
   blobs: BlobsTable;
   files: FilesTable;
@@ -29,10 +31,14 @@ export interface SessionsTable {
   collaborators: Generated<string[]>;
 }
 
-/** File contents, by SHA-256: one row however many versions, sessions or snapshots share it. */
+/**
+ * File contents, by SHA-256 of their bytes: one row however many versions, sessions or snapshots
+ * share it. Text (UTF-8 without NUL) in `content`, any other bytes in `bytes`; never both.
+ */
 export interface BlobsTable {
   hash: string;
-  content: string;
+  content: string | null;
+  bytes: Uint8Array | null;
 }
 
 /** The latest version of every path a session ever had (deleted ones stay, to go on counting). */
@@ -108,7 +114,19 @@ export interface AppsTable {
   /** Who published it first (an email, `key:<name>`); null: no one (admins only). */
   created_by: string | null;
   team: string | null;
+  /** `private` (people signed in to the platform) or `public` (anyone). */
+  visibility: Generated<AppVisibility>;
+  /** Origins its pages may connect to besides their own (CSP connect-src). */
+  connect_origins: Generated<string[]>;
+  /** Scopes its backend's platform calls carry. */
+  scopes: Generated<string[]>;
+  /** Who last published or changed it: its backend's platform calls act for them. */
+  published_by: string | null;
+  /** Their role then (`viewer` or `member`): the backend never exceeds it. */
+  publisher_role: Generated<'viewer' | 'member'>;
 }
+
+export type AppVisibility = 'private' | 'public';
 
 export interface AppRepository {
   provider: string;

@@ -4,12 +4,17 @@ import { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
 import type { StageDatabase } from './database.js';
 import { backendRoutes } from './backends/routes.js';
 import { migrations } from './migrations/index.js';
+import { APPS_PREFIX, originHosts, PREVIEWS_PREFIX } from './origins.js';
 import { reclaimSessions } from './repositories/sessions.js';
 import { appRoutes } from './routes/apps.js';
 import { fileRoutes } from './routes/files.js';
 import { functionRoutes } from './routes/functions.js';
+import { logRoutes } from './routes/logs.js';
+import { appOriginRoutes, previewOriginRoutes } from './routes/content.js';
 import { appPageRoutes, previewRoutes } from './routes/pages.js';
 import { renderRoutes } from './routes/render.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { secretRoutes } from './routes/secrets.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { studioRoutes } from './routes/studio.js';
@@ -32,6 +37,7 @@ export const stage = defineService<StageDatabase, StageConfig>({
   migrations,
   variables: STAGE_VARIABLES,
   config: stageConfig,
+  hosts: (config) => originHosts(config.origins),
   routes: [
     sessionRoutes,
     fileRoutes,
@@ -40,11 +46,17 @@ export const stage = defineService<StageDatabase, StageConfig>({
     appRoutes,
     functionRoutes,
     runHistoryRoutes,
+    logRoutes,
+    secretRoutes,
+    scheduleRoutes,
   ],
   mounts: [
     { prefix: '/api/v1/studio', routes: [studioRoutes] },
     { prefix: '/preview', routes: [previewRoutes] },
     { prefix: '/app', routes: [appPageRoutes] },
+    // Reached only through the apps' and previews' own host names (origins.ts).
+    { prefix: APPS_PREFIX, routes: [appOriginRoutes] },
+    { prefix: PREVIEWS_PREFIX, routes: [previewOriginRoutes] },
     { prefix: '/api/v1/run', routes: [runRoutes] },
     // Not all of /stage: /stage/ is the sandbox's web UI.
     { prefix: '/stage/:appSid/api', routes: [backendRoutes] },

@@ -32,7 +32,8 @@ export function checkPath(path: string, field = 'path'): string {
 const truncate = (value: unknown) =>
   typeof value === 'string' && value.length > 80 ? `${value.slice(0, 77)}...` : value;
 
-const TYPES: Record<string, string> = {
+/** Media types of text: served with `charset=utf-8`. */
+const TEXT_TYPES: Record<string, string> = {
   '.html': 'text/html',
   '.htm': 'text/html',
   '.css': 'text/css',
@@ -44,6 +45,7 @@ const TYPES: Record<string, string> = {
   '.tsx': 'text/typescript',
   '.json': 'application/json',
   '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.svg': 'image/svg+xml',
   '.md': 'text/markdown',
   '.xml': 'application/xml',
@@ -51,9 +53,50 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain',
 };
 
-/** The media type a file is served with (UTF-8 text: every file of a session is a string). */
-export const contentType = (path: string) =>
-  `${TYPES[extname(path).toLowerCase()] ?? 'text/plain'}; charset=utf-8`;
+/** Media types of bytes (images, fonts, media, documents): served as they are. */
+const BINARY_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.bmp': 'image/bmp',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.eot': 'application/vnd.ms-fontobject',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+  '.m4a': 'audio/mp4',
+  '.aac': 'audio/aac',
+  '.flac': 'audio/flac',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mov': 'video/quicktime',
+  '.wasm': 'application/wasm',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+};
+
+/**
+ * The media type a file is served with: text types with `charset=utf-8`; by extension, else
+ * text/plain for text and application/octet-stream for bytes (`binary`). Never a script type for
+ * what is not a script.
+ */
+export function contentType(path: string, binary = false): string {
+  const ext = extname(path).toLowerCase();
+  const text = TEXT_TYPES[ext];
+  if (text) return `${text}; charset=utf-8`;
+  return BINARY_TYPES[ext] ?? (binary ? 'application/octet-stream' : 'text/plain; charset=utf-8');
+}
+
+/** Whether files with this path's extension are bytes by nature (images, fonts, media...). */
+export const isBinaryType = (path: string) =>
+  Object.hasOwn(BINARY_TYPES, extname(path).toLowerCase());
 
 /** Size in bytes of UTF-8, as the limits count it. */
 export const byteSize = (content: string) => Buffer.byteLength(content, 'utf8');

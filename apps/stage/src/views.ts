@@ -22,8 +22,15 @@ export const toRenderState = (
   renderedAt: row?.rendered_at ? ms(row.rendered_at) : null,
 });
 
-/** An app; `sessionId` only for a caller who may read the session it serves. */
-export const toApp = (row: AppRow, readsSession: boolean): App => ({
+/**
+ * An app; `sessionId` only for a caller who may read the session it serves; `originOf` its own
+ * origin as the caller reaches it (origins.ts originsFor).
+ */
+export const toApp = (
+  row: AppRow,
+  readsSession: boolean,
+  originOf: (sid: string) => string,
+): App => ({
   sid: row.sid,
   name: row.name,
   sessionId: readsSession ? row.session_id : null,
@@ -32,6 +39,10 @@ export const toApp = (row: AppRow, readsSession: boolean): App => ({
   config: row.config,
   repository: row.repository,
   url: `/app/${row.sid}/`,
+  origin: originOf(row.sid),
+  visibility: row.visibility,
+  connectOrigins: row.connect_origins,
+  scopes: row.scopes,
   createdAt: ms(row.created_at),
   updatedAt: ms(row.updated_at),
   publishedAt: ms(row.published_at),

@@ -138,20 +138,22 @@ describe('runs, spreadsheets and pages', () => {
       expectForbidden(await h.as('viewer').get(url), APP_OWNED);
       expect((await h.as('teamMate').get(url)).status).not.toBe(403);
     }
+    // Its pages are on its own origin; signing in there is any signed-in person's.
     for (const who of ['viewer', 'stranger', 'owner'] as const)
-      expect([who, (await h.raw(who, 'GET', `/app/${app.sid}/`)).status]).toEqual([who, 200]);
-    expect((await h.raw('anonymous', 'GET', `/app/${app.sid}/`)).status).toBe(401);
+      expect([who, (await h.raw(who, 'GET', `/app/${app.sid}/__signin`)).status]).toEqual([who, 302]); // prettier-ignore
+    expect((await h.raw('anonymous', 'GET', `/app/${app.sid}/__signin`)).status).toBe(401);
   });
 
   it("serves a session's preview page to its owners only", async () => {
     const id = await h.session({ '/app/main.ts': 'document.title = "hi";' });
     expect((await h.as('owner').post(`/sessions/${id}/render`, { entry: '/app/main.ts' })).status).toBe(200); // prettier-ignore
+    // Signing in to the preview's own origin.
     for (const who of ['owner', 'teamMate', 'admin'] as const)
-      expect([who, (await h.raw(who, 'GET', `/preview/${id}/`)).status]).toEqual([who, 200]);
+      expect([who, (await h.raw(who, 'GET', `/preview/${id}/__signin`)).status]).toEqual([who, 302]); // prettier-ignore
     for (const who of ['stranger', 'viewer'] as const) {
-      const res = await h.raw(who, 'GET', `/preview/${id}/`);
+      const res = await h.raw(who, 'GET', `/preview/${id}/__signin`);
       expect([res.status, res.json().error.message]).toEqual([403, expect.stringMatching(/may not read stage\.session: it needs ownership/)]); // prettier-ignore
     }
-    expect((await h.raw('anonymous', 'GET', `/preview/${id}/`)).status).toBe(401);
+    expect((await h.raw('anonymous', 'GET', `/preview/${id}/__signin`)).status).toBe(401);
   });
 });

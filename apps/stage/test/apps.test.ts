@@ -36,6 +36,11 @@ describe('published apps', () => {
       config: { sheet: 'abc' },
       repository: null,
       url: `/app/${app.sid}/`,
+      // Its own origin: the sid in hex under STAGE_APPS_DOMAIN (inject's host has no port).
+      origin: `http://${Buffer.from(app.sid).toString('hex')}.apps.localhost`,
+      visibility: 'private',
+      connectOrigins: [],
+      scopes: ['inference:invoke', 'communication:write', 'billing:write', 'pulse:ingest', 'ledger:write'], // prettier-ignore
       createdAt: EPOCH,
       updatedAt: EPOCH,
       publishedAt: EPOCH,

@@ -130,7 +130,8 @@ describe('an app backend that misbehaves', () => {
     expect(checks).toEqual({
       process: 'undefined',
       require: expect.stringMatching(/^threw Dynamic require of "fs" is not supported/),
-      fetch: 'undefined',
+      // The platform's fetch, performed by the service through its guard (backends-fetch.test.ts).
+      fetch: 'function',
       setTimeout: 'undefined',
       ctor: 'undefined',
       thisCtor: 'undefined',

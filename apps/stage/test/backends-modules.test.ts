@@ -42,7 +42,11 @@ export default app;
 const WORKFLOWS = JSON.stringify({
   version: 1,
   workflows: {
-    hello: { steps: [{ respond: { greeting: 'hi {{ input.who }}', by: '{{ auth.email }}' } }] },
+    hello: {
+      steps: [
+        { respond: { greeting: 'hi {{ input.who }}', by: '{{ auth.kind }} {{ auth.name }}' } },
+      ],
+    },
   },
 });
 
@@ -115,15 +119,16 @@ describe('@stage/inference', () => {
 });
 
 describe('@stage/compute runWorkflow', () => {
-  it("runs the app's workflow as the caller", async () => {
-    const { sid } = await b.publish({
-      '/app/api/index.ts': STORE,
-      '/app/platform.workflows.json': WORKFLOWS,
-    });
+  it("runs the app's workflow as the app itself, not as its visitor", async () => {
+    const name = 'workflow-runner';
+    const { sid } = await b.publish(
+      { '/app/api/index.ts': STORE, '/app/platform.workflows.json': WORKFLOWS },
+      name,
+    );
     const run = (await b.call(sid, '/run', { method: 'POST', body: '{}' })).json();
     expect(run).toMatchObject({
       status: 'completed',
-      result: { greeting: 'hi world', by: 'ada@example.com' },
+      result: { greeting: 'hi world', by: `key app ${name} (${sid})` },
     });
     const missing = (await b.call(sid, '/run-missing', { method: 'POST', body: '{}' })).json();
     expect(missing).toMatchObject({ name: 'StageError', code: 'NOT_FOUND' });

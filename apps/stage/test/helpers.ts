@@ -1,6 +1,7 @@
 import type { Env } from '@platform/core';
 import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
 import stage from '../src/index';
+import { labelOf } from '../src/origins';
 
 export interface Stage {
   svc: ServiceUnderTest;
@@ -13,8 +14,15 @@ export interface Stage {
     sessionId: string,
     files: Record<string, string>,
   ): Promise<{ count: number; files: Array<{ path: string; version: number; size: number }> }>;
-  /** A GET of a page or file, not an envelope. */
-  page(url: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }>;
+  /**
+   * A GET of a page or file, not an envelope: `/preview/<id>/<path>` and `/app/<sid>/<path>` on
+   * the preview's or app's own origin (`<label>.preview.localhost`, `<label>.apps.localhost`),
+   * anything else on the platform's.
+   */
+  page(
+    url: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: string; headers: Record<string, unknown> }>;
 }
 
 export async function stageUnderTest(env: Env = {}): Promise<Stage> {
@@ -34,9 +42,21 @@ export async function stageUnderTest(env: Env = {}): Promise<Stage> {
       expect(res.body).toMatchObject({ success: true });
       return res.body.data;
     },
-    async page(url) {
-      const res = await svc.app.inject({ method: 'GET', url });
+    async page(url, headers = {}) {
+      const res = await svc.app.inject({ method: 'GET', ...onItsOrigin(url), headers: { ...headers, ...onItsOrigin(url).headers } }); // prettier-ignore
       return { status: res.statusCode, body: res.body, headers: res.headers };
     },
   };
+}
+
+/**
+ * Where a sandbox address is served: `/preview/<id>/<rest>` and `/app/<sid>/<rest>` on their own
+ * origin (the Host the gateway routes by), anything else as it is.
+ */
+export function onItsOrigin(url: string): { url: string; headers: Record<string, string> } {
+  const match = /^\/(preview|app)\/([^/?#]+)\/(.*)$/.exec(url);
+  if (!match) return { url, headers: {} };
+  const [, kind, id, rest] = match;
+  const domain = kind === 'app' ? 'apps.localhost' : 'preview.localhost';
+  return { url: `/${rest}`, headers: { host: `${labelOf(id)}.${domain}:3000` } };
 }

@@ -1,5 +1,6 @@
 import type { StageDatabase } from '../src/database';
 import { reclaimSessions } from '../src/repositories/sessions';
+import { labelOf } from '../src/origins';
 import { stageUnderTest, type Stage } from './helpers';
 
 let s: Stage;
@@ -33,23 +34,31 @@ describe('preview pages', () => {
     const id = await rendered({ ...MAIN, '/app/index.html': '<p>mine</p>' });
     expect(await s.page(`/preview/${id}/index.html`)).toMatchObject({
       status: 302,
-      headers: { location: './' },
+      headers: { location: '/' },
     });
   });
 
-  it('refuses session code to a page of the platform itself (same-origin script or style)', async () => {
+  it("serves session code on its own origin only: never on the platform's", async () => {
     const id = await rendered(MAIN);
-    const fetchAs = (site: string, dest: string) =>
-      s.svc.app.inject({
+    const label = labelOf(id);
+    const bundle = await s.page(`/preview/${id}/__render/bundle.js`);
+    expect([bundle.status, bundle.body]).toEqual([200, expect.stringContaining('document.title')]);
+    // The same path on the platform's host: not there, whatever the path says.
+    for (const url of [
+      `/__previews/${label}/__render/bundle.js`,
+      `/__previews/${label}/`,
+      '/__apps',
+    ]) {
+      const res = await s.svc.app.inject({
         method: 'GET',
-        url: `/preview/${id}/__render/bundle.js`,
-        headers: { 'sec-fetch-site': site, 'sec-fetch-dest': dest },
+        url,
+        headers: { host: 'localhost:3000' },
       });
-    expect((await fetchAs('same-origin', 'script')).statusCode).toBe(403);
-    expect((await fetchAs('same-origin', 'style')).statusCode).toBe(403);
-    // The sandboxed page's own requests come from an opaque origin: cross-site.
-    expect((await fetchAs('cross-site', 'script')).statusCode).toBe(200);
-    expect((await fetchAs('same-origin', 'iframe')).statusCode).toBe(200);
+      expect([url, res.statusCode, res.json().error.code]).toEqual([url, 404, 'NOT_FOUND']);
+    }
+    // The old address sends the browser there, path and query kept.
+    const old = await s.svc.app.inject({ method: 'GET', url: `/preview/${id}/x/y.css?v=2`, headers: { host: 'localhost:3000' } }); // prettier-ignore
+    expect([old.statusCode, old.headers.location]).toEqual([302, `http://${label}.preview.localhost:3000/x/y.css?v=2`]); // prettier-ignore
   });
 
   it('keeps dropping the served entry from index.html after a failed render of another entry', async () => {
@@ -62,13 +71,15 @@ describe('preview pages', () => {
     expect((await s.page(`/preview/${id}/`)).body).not.toContain('main.ts');
   });
 
-  it('names no server file in a render error, and ships only the browser entry points of react', async () => {
+  it('names no server file in a render error, and ships only the entry points react exports', async () => {
     const id = await s.session();
     await s.push(id, {
-      '/app/a.ts': "import { renderToString } from 'react-dom/server';\nrenderToString(null);",
+      '/app/a.ts': "import { x } from 'react-dom/cjs/react-dom.production.js';\nconsole.log(x);",
     });
     const res = await s.api.post(`/sessions/${id}/render`, { entry: '/app/a.ts' });
-    expect(res.body.error.message).toContain('"react-dom/server" cannot be imported');
+    expect(res.body.error.message).toContain(
+      '"react-dom/cjs/react-dom.production.js" is not part of the react and react-dom the platform ships',
+    );
     expect((await s.api.get(`/sessions/${id}/render`)).body.data.error.file).toBe('/app/a.ts');
   });
 });

@@ -1,6 +1,6 @@
 import { Script } from 'node:vm';
 import { IDENTITY_HEADER, signIdentity } from '@platform/core';
-import { PREVIEW_CSP } from '../src/routes/pages';
+import { contentPolicy, labelOf } from '../src/origins';
 import { stageUnderTest, type Stage } from './helpers';
 
 let s: Stage;
@@ -61,9 +61,12 @@ describe('render', () => {
     expect(css.body).toContain('.title{color:#639}'); // rebeccapurple, minified
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
 
-    expect(await s.page(`/preview/${id}`)).toMatchObject({
-      status: 302,
-      headers: { location: `/preview/${id}/` },
+    expect(
+      await s.svc.app.inject({ url: `/preview/${id}`, headers: { host: 'localhost:3000' } }),
+    ).toMatchObject({
+      // prettier-ignore
+      statusCode: 302,
+      headers: { location: `http://${labelOf(id)}.preview.localhost:3000/` },
     });
     const page = await s.page(`/preview/${id}/`);
     expect(page.status).toBe(200);
@@ -84,7 +87,7 @@ describe('render', () => {
     expect((await s.page(`/preview/${id}/`)).body).toContain('bundle.js?v=2');
   });
 
-  it('serves every preview response sandboxed, with a CSP that keeps it from the platform API', async () => {
+  it("serves every preview response under its own origin's CSP: itself, framed by the platform", async () => {
     const { id } = await rendered(REACT_APP);
     for (const url of [
       `/preview/${id}/`,
@@ -93,11 +96,13 @@ describe('render', () => {
       `/preview/${id}/missing.png`,
     ]) {
       const csp = (await s.page(url)).headers['content-security-policy'];
-      expect([url, csp]).toEqual([url, PREVIEW_CSP]);
+      expect([url, csp]).toEqual([url, contentPolicy('http://localhost:* http://127.0.0.1:*')]); // prettier-ignore
     }
-    expect(PREVIEW_CSP).toContain("connect-src 'none'");
-    expect(PREVIEW_CSP).toMatch(/sandbox allow-scripts[^;]*$/);
-    expect(PREVIEW_CSP).not.toContain('allow-same-origin');
+    const csp = contentPolicy('https://platform.example.com', ['https://api.example.com']);
+    expect(csp).toContain("connect-src 'self' https://api.example.com;");
+    expect(csp).toContain("form-action 'self';");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toMatch(/frame-ancestors 'self' https:\/\/platform\.example\.com$/);
   });
 
   it("uses the session's own index.html, loading the bundle in place of the entry's script tag", async () => {
@@ -146,9 +151,10 @@ describe('render', () => {
 
   it.each([
     [
-      { '/app/a.ts': "import _ from 'lodash';\nconsole.log(_);" },
+      // Other packages come from the npm registry: npm-*.test.ts.
+      { '/app/a.ts': "import { readFileSync } from 'fs';\nconsole.log(readFileSync);" },
       '/app/a.ts',
-      '"lodash" cannot be imported: a session may import its own files, react and react-dom only',
+      '"fs" cannot be imported: it is a Node.js module, not available here',
       1,
     ],
     [
@@ -166,13 +172,13 @@ describe('render', () => {
     [
       { '/app/a.ts': "import x from 'react/../../package.json';\nconsole.log(x);" },
       '/app/a.ts',
-      '"react/../../package.json" cannot be imported: a session may import its own files, react and react-dom only',
+      '"react/../../package.json" cannot be imported: a package path may not contain "." or ".." segments',
       1,
     ],
     [
       { '/app/a.ts': "import x from 'https://esm.sh/lodash';\nconsole.log(x);" },
       '/app/a.ts',
-      '"https://esm.sh/lodash" cannot be imported: a session may import its own files, react and react-dom only',
+      '"https://esm.sh/lodash" cannot be imported: imports by URL are not supported (name an npm package, or a file of the session)',
       1,
     ],
   ])('refuses imports from outside the session: %j', async (files, file, message, line) => {
@@ -231,7 +237,7 @@ describe('preview with authentication on', () => {
   });
   afterAll(() => auth.svc.close());
 
-  it("asks for the page's credentials but serves its assets by address (a sandboxed page has no cookies)", async () => {
+  it("asks a preview's visitor to sign in, for its page and its assets alike", async () => {
     const headers = {
       [IDENTITY_HEADER]: await signIdentity(env.SESSION_SECRET, {
         kind: 'user',
@@ -261,11 +267,11 @@ describe('preview with authentication on', () => {
       payload: { entry: '/app/main.tsx' },
     });
     expect(render.statusCode).toBe(200);
-    expect((await auth.page(`/preview/${id}/`)).status).toBe(401);
-    expect(
-      (await auth.svc.app.inject({ method: 'GET', url: `/preview/${id}/`, headers })).statusCode,
-    ).toBe(200);
-    expect((await auth.page(`/preview/${id}/__render/bundle.js`)).status).toBe(200);
+    // Its own origin has its own cookie (origins.test.ts signs in): without it, to the platform.
+    for (const path of ['', '__render/bundle.js']) {
+      const res = await auth.page(`/preview/${id}/${path}`);
+      expect([res.status, res.headers.location]).toEqual([302, expect.stringContaining(`/preview/${id}/__signin?to=`)]); // prettier-ignore
+    }
     expect((await auth.page(`/api/v1/stage/sessions/${id}/status`)).status).toBe(401);
   });
 });

@@ -24,6 +24,8 @@ describe('sessions', () => {
     });
     expect(res.body.data.createdAt).toBeGreaterThanOrEqual(before - 1000);
     expect(await status(res.body.data.id)).toEqual({
+      // The preview's own origin: the session id in hex under STAGE_PREVIEW_DOMAIN.
+      origin: `http://${Buffer.from(res.body.data.id).toString('hex')}.preview.localhost`,
       session: {
         createdAt: res.body.data.createdAt,
         lastAccessedAt: EPOCH,

@@ -22,6 +22,7 @@ import {
   sqlState,
 } from '@platform/db';
 import { ANONYMOUS } from './auth/identity.js';
+import { hostRewriter, refusedHostRoute, type HostRoute } from './hosts.js';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
 import { serializerCompiler } from './serializers.js';
 import { schemaErrorFormatter, validatorCompiler } from './validation.js';
@@ -56,6 +57,13 @@ export interface AppOptions {
   timeouts?: { headersMs: number; requestMs: number };
   /** Fastify's trustProxy: whom to believe about the client's address (X-Forwarded-For). */
   trustProxy?: FastifyServerOptions['trustProxy'];
+  /** Host names that services claim for content of their own (see hosts.ts). */
+  hostRoutes?: readonly HostRoute[];
+  /**
+   * Whether X-Forwarded-Host names the host a client asked for (default: with `trustProxy`). A
+   * service behind the gateway trusts it: the gateway sets it, overwriting any client's.
+   */
+  trustForwardedHost?: boolean;
 }
 
 /** Node's default: a request line and headers larger than this answer 431. */
@@ -126,6 +134,8 @@ class AccessLog extends LogController {
  */
 export function createApp(options: AppOptions = {}): App {
   const { headersMs, requestMs } = options.timeouts ?? { headersMs: 10_000, requestMs: 300_000 };
+  const hostRoutes = options.hostRoutes ?? [];
+  const forwardedHost = options.trustForwardedHost ?? !!options.trustProxy;
   const app = Fastify({
     requestTimeout: requestMs,
     trustProxy: options.trustProxy ?? false,
@@ -151,6 +161,7 @@ export function createApp(options: AppOptions = {}): App {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     clientErrorHandler,
+    ...(hostRoutes.length ? { rewriteUrl: hostRewriter(hostRoutes, forwardedHost) } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -163,6 +174,15 @@ export function createApp(options: AppOptions = {}): App {
   app.addHook('onRequest', (request, reply, done) => {
     request.identity = ANONYMOUS;
     reply.header('x-request-id', request.id);
+    // A claimed host's route reached any other way (the platform's own host): not there.
+    if (
+      hostRoutes.length &&
+      refusedHostRoute(hostRoutes, request.routeOptions.url, request.raw, request.params as never)
+    ) {
+      // prettier-ignore
+      notFoundHandler(request, reply);
+      return;
+    }
     done();
   });
   // Cookies parsed on every request (the session cookie).

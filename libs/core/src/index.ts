@@ -2,6 +2,7 @@ export * from './errors.js';
 export * from './schemas.js';
 export * from './config.js';
 export * from './ids.js';
+export * from './hosts.js';
 export * from './time.js';
 export { createApp, sendError, notFoundHandler, MiB, type App, type AppOptions } from './app.js';
 export { loggerOptions } from './logging.js';

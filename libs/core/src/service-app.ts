@@ -13,7 +13,9 @@ export async function buildServiceApp<Config>(
   mount: MountOptions<Config>,
   options: AppOptions = {},
 ): Promise<App> {
-  const app = createApp(options);
+  const hostRoutes = manifest.hosts?.(mount.config) ?? [];
+  // Behind the gateway, which sets X-Forwarded-Host to the host it was asked for.
+  const app = createApp({ trustForwardedHost: true, ...options, hostRoutes });
   // Each route's declaration, as the gateway's proxy asks it of its in-process copy.
   recordAccess(app);
   await app.register(swagger, openApiInfo(manifest.title, manifest.version));

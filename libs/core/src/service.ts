@@ -19,6 +19,7 @@ import {
   type PlatformLink,
 } from './auth/index.js';
 import type { Env } from './config.js';
+import type { HostRoute } from './hosts.js';
 import { serviceUnavailable } from './errors.js';
 import { JobQueue, runPeriodically, type JobQueueOptions, type PeriodicJob } from './jobs/index.js';
 import { ok, responses } from './schemas.js';
@@ -104,6 +105,8 @@ export interface ServiceDefinition<DB, Config> {
   jobs?: (ctx: ServiceContext<DB, Config>) => PeriodicJob[];
   /** Off unless FEATURE_<NAME> or an override turns it on (experimental services). */
   experimental?: boolean;
+  /** Host names the service claims for content of its own (see hosts.ts), under its mounts. */
+  hosts?: (config: Config) => HostRoute[];
   /**
    * The identity service only: checks API keys and session cookies against its own tables. The
    * gateway uses it for every request, and the service for its own when it runs standalone.
@@ -162,6 +165,8 @@ export interface ServiceManifest<Config = any> {
    * <prefix>/healthz`, the routes, the mounts, and the jobs.
    */
   plugin: FastifyPluginAsync<MountOptions<Config>>;
+  /** Host names the service claims (see ServiceDefinition.hosts). */
+  hosts?: (config: Config) => HostRoute[];
   /** The identity service's credential check, on a database (see ServiceDefinition.authenticate). */
   resolver?: (database: PlatformDatabase, config: Config) => CredentialResolver;
 }
@@ -284,6 +289,7 @@ export function defineService<DB, Config = undefined>(
     variables: definition.variables ?? [],
     config: definition.config ?? (() => undefined as Config),
     experimental: definition.experimental ?? false,
+    hosts: definition.hosts,
     plugin,
     resolver:
       authenticate &&

@@ -6,7 +6,7 @@ import type { JobsDb } from '../src/jobs/repository';
 // outage longer than the lease): its own instance never claims it a second time, and once another
 // instance has claimed it, the first run's outcome is not written over the second's.
 
-const quiet = { info: () => undefined, error: () => undefined };
+const quiet = { debug: () => undefined, info: () => undefined, error: () => undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let db: PlatformDatabase;

@@ -22,7 +22,7 @@ import { insertJob, type JobsDb } from '../src/jobs/repository';
 // its own. Two handles on the database stand for two instances of a service: two pools on
 // PostgreSQL; on PGlite, one connection by nature, the same instance twice.
 
-const quiet = { info: () => undefined, error: () => undefined };
+const quiet = { debug: () => undefined, info: () => undefined, error: () => undefined };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const fast: JobQueueOptions = { pollMs: 20, leaseMs: 600, drainMs: 2_000 };
 

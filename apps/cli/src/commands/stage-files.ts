@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { invoke, invokeRaw } from '../api.js';
 import { usageError } from '../errors.js';
-import { pullTargets, readPush, writeAll } from '../files.js';
+import { bytesOf, pullTargets, pushedFile, readPush, writeAll } from '../files.js';
 import { outputOf } from '../generic.js';
 
 const MIB = 1024 * 1024;
@@ -20,7 +20,9 @@ function bytesOption(value: string, flag: string): number {
 export function sessionFileCommands(sessions: Command): void {
   sessions
     .command('push')
-    .description('Push a directory (or a file) into a session, each file as its next version')
+    .description(
+      'Push a directory (or a file) into a session, each file as its next version (binary files in base64)',
+    )
     .argument('<id>')
     .argument('<dir>')
     .option('--prefix <path>', 'Where the files go in the session', '/app')
@@ -69,24 +71,22 @@ export function sessionFileCommands(sessions: Command): void {
     .option('--prefix <path>', 'The part of each path left out', '/app')
     .action(async (id: string, dir: string, opts: { prefix: string }, cmd: Command) => {
       const out = outputOf(cmd);
-      const pulled = await invoke<Array<{ path: string; content: string }>>('stage.getAllFiles', {
-        path: { id },
-        query: { content: true },
-      });
+      const pulled = await invoke<Array<{ path: string; content: string; encoding?: string }>>(
+        'stage.getAllFiles',
+        { path: { id }, query: { content: true } },
+      );
       const targets = pullTargets(
         dir,
         opts.prefix,
         pulled.map((file) => file.path),
       );
-      writeAll(
-        targets,
-        pulled.map((file) => file.content),
-      );
+      // Binary files come in base64: written as their bytes.
+      writeAll(targets, pulled.map(bytesOf));
       out.data(pulled, undefined, () => `Pulled ${files(pulled.length)} into ${dir}`);
     });
   sessions
     .command('read')
-    .description('Print one file of a session (its content as it is)')
+    .description('Print one file of a session (its content as it is; with --json, bytes in base64)')
     .argument('<id>')
     .argument('<path>', 'The file, e.g. /app/main.tsx')
     .option('--version <n>', 'An older version')
@@ -101,16 +101,22 @@ export function sessionFileCommands(sessions: Command): void {
         path: { id, path: path.replace(/^\/+/, '') },
         query: version === undefined ? {} : { version },
       });
-      const content = await response.text();
-      const data = { path, version: Number(response.headers.get('x-file-version')), content };
+      const bytes = Buffer.from(await response.arrayBuffer());
+      // In JSON as the stage gives files: text, or an image's (a font's...) bytes in base64.
+      const file = pushedFile(bytes);
+      const data = {
+        path,
+        version: Number(response.headers.get('x-file-version')),
+        ...(typeof file === 'string' ? { content: file } : file),
+      };
       if (opts.output) {
-        writeFileSync(opts.output, content);
+        writeFileSync(opts.output, bytes);
         out.data(
           data,
           undefined,
           () => `Wrote ${path} (version ${data.version}) to ${opts.output}`,
         );
-      } else if (out.human) process.stdout.write(content);
+      } else if (out.human) process.stdout.write(bytes);
       else out.data(data);
     });
 }

@@ -49,6 +49,12 @@ export function webTest(
     get gw() {
       return state.gw;
     },
+    /** A fresh page at another base URL (the platform as http://localhost:<port>, say). */
+    async openAt(baseUrl: string): Promise<WebPage> {
+      const web = await openPage(state.browser, baseUrl);
+      opened.push(web);
+      return web;
+    },
     /** A fresh page (light unless asked) at `path`, once its main heading is there. */
     async open(path: string, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<WebPage> {
       const web = await openPage(state.browser, state.url, options);

@@ -20,6 +20,8 @@ export function installBridge(g: any, host: any, hostSync: any, maxResponseBytes
   const tokenSet = WeakMap.prototype.set;
   const hostApply = host.apply;
   let backend: any = null;
+  /** The request whose handler runs synchronously now, if any: its console lines are its own. */
+  let current: number | null = null;
   const fixed = (name: string, value: unknown) =>
     defineProperty(g, name, { value, writable: false, configurable: false, enumerable: false });
 
@@ -66,10 +68,11 @@ export function installBridge(g: any, host: any, hostSync: any, maxResponseBytes
   fixed('__stage_activate', (mod: any) => {
     backend = mod && typeof mod === 'object' && 'default' in mod ? mod.default : mod;
   });
-  fixed('__stage_handle', async (wire: any, envData: any, token: string): Promise<any> => {
+  fixed('__stage_handle', async (wire: any, envData: any, token: string, id: number) => {
     if (!backend || typeof backend.fetch !== 'function')
       return { failure: 'bad-export', message: `its default export is ${describe(backend)}` };
-    const env = freeze({ auth: freeze(envData.auth), app: freeze(envData.app) });
+    // The app's secrets as env.<NAME> (upper case: never auth or app, which come last anyway).
+    const env = freeze({ ...envData.secrets, auth: freeze(envData.auth), app: freeze(envData.app) }); // prettier-ignore
     apply(tokenSet, tokens, [env, token]);
     const request = new Request(wire.url, {
       method: wire.method,
@@ -79,7 +82,14 @@ export function installBridge(g: any, host: any, hostSync: any, maxResponseBytes
     const ctx = freeze({ waitUntil: () => undefined, passThroughOnException: () => undefined });
     let res: any;
     try {
-      res = await backend.fetch(request, env, ctx);
+      current = id;
+      let pending: any;
+      try {
+        pending = backend.fetch(request, env, ctx);
+      } finally {
+        current = null;
+      }
+      res = await pending;
     } catch (error) {
       return { failure: 'threw', message: describe(error) };
     }
@@ -102,6 +112,7 @@ export function installBridge(g: any, host: any, hostSync: any, maxResponseBytes
     }
     return { status: res.status, headers, body };
   });
+  return { current: () => current };
 }
 
 /** The virtual modules an app imports, by name: ES modules calling the bridge. */

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { StageConfig } from '../config.js';
 import type { StageDb } from '../database.js';
+import { NpmPackages } from '../npm/packages.js';
+import { saveLock } from '../npm/session.js';
 import { BACKEND_ENTRIES, bundleBackend } from './bundle.js';
 import { sessionFiles, type BackendApp } from './repository.js';
 
@@ -13,14 +16,24 @@ export type Build =
  * Bundles by version of the session's files (what appForBackend answers with every request):
  * a changed or newly published session has a new version, bundled at its first request. Bounded:
  * the least recently used are dropped. Builds that fail are kept too (until the files change).
+ * With `config`, bare imports are npm packages (npm/), and a build that pins new ones writes the
+ * session's lock (a new version of its files: the next request builds again, fetching nothing).
  */
 export class BuildCache {
   private builds = new Map<string, Promise<Build>>();
+  private readonly packages: NpmPackages | undefined;
 
   constructor(
     private readonly db: StageDb,
     private readonly size: number,
-  ) {}
+    private readonly config?: StageConfig,
+  ) {
+    this.packages = config && new NpmPackages(db, config.npm);
+  }
+
+  close() {
+    return this.packages?.close();
+  }
 
   get(app: BackendApp): Promise<Build> {
     if (app.files_version === null) return Promise.resolve({ kind: 'none' });
@@ -49,7 +62,10 @@ export class BuildCache {
       .digest('hex');
     const entry = BACKEND_ENTRIES.find((path) => files.has(path));
     if (!entry) return { kind: 'none' };
-    const bundle = await bundleBackend(entry, files);
+    const { packages, config } = this;
+    const install = packages && ((imports: readonly string[]) => packages.install(files, imports));
+    const bundle = await bundleBackend(entry, files, install);
+    if (bundle.ok && bundle.lock && config) await saveLock(this.db, sessionId, files, bundle.lock, config); // prettier-ignore
     return bundle.ok ? { kind: 'ok', hash, code: bundle.code } : { kind: 'error', message: bundle.message }; // prettier-ignore
   }
 }

@@ -47,10 +47,19 @@ export class CallQueue {
   }
 }
 
-/** Bytes of JSON of a call's arguments, or null when they are not JSON (cycles, too deep). */
+/**
+ * Bytes of JSON of a call's arguments, bytes (a fetch body) counted as such, or null when they
+ * are not JSON (cycles, too deep).
+ */
 export function argumentBytes(args: unknown[]): number | null {
   try {
-    return Buffer.byteLength(JSON.stringify(args) ?? '');
+    let bytes = 0;
+    const text = JSON.stringify(args, (_key, value: unknown) => {
+      if (!ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer)) return value;
+      bytes += value.byteLength;
+      return null;
+    });
+    return Buffer.byteLength(text ?? '') + bytes;
   } catch {
     return null;
   }

@@ -5,12 +5,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import ivm from 'isolated-vm';
 import { Backend, type HostResult, type Outcome } from './isolate.js';
+import { LogBook } from './log-book.js';
 import type { FromChild, RuntimeLimits, ToChild } from './protocol.js';
 
 const limits = JSON.parse(process.env.STAGE_BACKEND_LIMITS ?? '{}') as RuntimeLimits;
 const TICK_MS = 10;
 
 const send = (message: FromChild) => process.send?.(message);
+/** The console.* lines of the requests under way. */
+const book = new LogBook(limits);
+/** A request's answer, with its console.* lines. */
+const answer = (request: Extract<ToChild, { type: 'fetch' }>, outcome: Outcome) =>
+  send({ type: 'response', id: request.id, ...outcome, logs: book.end(request.sid, request.id) });
 
 /** Warm backends by sid, least recently used first. */
 const backends = new Map<string, Backend>();
@@ -26,8 +32,8 @@ const MAX_HASH_BYTES = 1024 * 1024;
 
 const hostCalls = (sid: string) => ({
   call(request: number | null, op: string, args: unknown[]) {
-    // Calls acting for the app only (kv) need no request; the others act for its caller.
-    if (request === null && !op.startsWith('kv.'))
+    // Calls acting for the app only (kv, fetch) need no request; the others act for its caller.
+    if (request === null && !op.startsWith('kv.') && op !== 'fetch')
       return Promise.resolve<HostResult>({
         ok: false,
         code: 'BAD_REQUEST',
@@ -40,6 +46,7 @@ const hostCalls = (sid: string) => ({
     });
   },
   sync(op: unknown, arg: unknown) {
+    if (op === 'console') return void book.add(sid, arg);
     if (op === 'random' && typeof arg === 'number' && arg >= 0 && arg <= 65536)
       return new ivm.ExternalCopy(new Uint8Array(randomBytes(arg))).copyInto();
     if (op === 'sha256' && (typeof arg === 'string' || arg instanceof Uint8Array)) {
@@ -123,12 +130,14 @@ setInterval(() => {
 }, TICK_MS);
 
 async function handleFetch(message: Extract<ToChild, { type: 'fetch' }>) {
+  book.begin(message.sid, message.id);
   const backend = await backendFor(message);
-  if (backend === undefined) return send({ type: 'missing', id: message.id });
+  if (backend === undefined) {
+    book.end(message.sid, message.id);
+    return send({ type: 'missing', id: message.id });
+  }
   if (!(backend instanceof Backend))
-    return send({
-      type: 'response',
-      id: message.id,
+    return answer(message, {
       ok: false,
       failure: backend as Extract<Outcome, { ok: false }>['failure'],
     });
@@ -145,19 +154,16 @@ async function handleFetch(message: Extract<ToChild, { type: 'fetch' }>) {
     retiring.delete(backend);
     backend.dispose();
   }
-  send(
-    outcome.ok
-      ? { type: 'response', id: message.id, ok: true, response: outcome.response }
-      : { type: 'response', id: message.id, ok: false, failure: outcome.failure },
+  answer(
+    message,
+    outcome.ok ? { ok: true, response: outcome.response } : { ok: false, failure: outcome.failure },
   );
 }
 
 process.on('message', (message: ToChild) => {
   if (message.type === 'fetch') {
     handleFetch(message).catch((error: unknown) =>
-      send({
-        type: 'response',
-        id: message.id,
+      answer(message, {
         ok: false,
         failure: { kind: 'crashed', message: `the runtime failed: ${(error as Error).message}` },
       }),

@@ -1,4 +1,5 @@
 import { envInt, type Env, type Variable } from '@platform/core';
+import { OPS_VARIABLES, opsConfig } from './ops-config.js';
 
 const MIB = 1024 * 1024;
 
@@ -54,6 +55,7 @@ export const BACKEND_VARIABLES: readonly Variable[] = [
     description:
       'Bytes (of JSON values) one app backend may keep in its @stage/compute kv store, all keys together',
   },
+  ...OPS_VARIABLES,
 ];
 
 export function backendConfig(env: Env) {
@@ -76,6 +78,7 @@ export function backendConfig(env: Env) {
     kvMaxBytes: envInt(env, 'STAGE_BACKEND_KV_MAX_BYTES', 10 * MIB, { min: 16, max: 1024 * MIB }),
     /** Arguments of one virtual-module call: a kv value and its key, or an inference input. */
     maxCallBytes: Math.max(MIB, kvMaxValueBytes + 4096),
+    ...opsConfig(env),
   };
 }
 

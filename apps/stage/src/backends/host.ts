@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, type Identity } from '@platform/core';
 import { runWorkflow, type StageContext } from '../workflows/run.js';
+import { outboundFor } from './outbound.js';
 import { kvDelete, kvGet, kvList, kvSet, kvUsage } from './repository.js';
 
 /** The request a call acts for: its app and its caller (from the service's own records). */
@@ -40,7 +41,7 @@ function pick(op: string, input: unknown, fields: readonly string[]) {
 
 /**
  * One virtual-module call of an app backend, run in the service: `@stage/compute` kv and
- * workflows, `@stage/inference` chat and embed. Arguments are untrusted copies from the isolate,
+ * workflows, `@stage/inference` chat and embed, the global fetch (outbound.ts). Arguments are untrusted copies from the isolate,
  * checked here; `request` is null for calls that act for the app only (kv).
  */
 export async function hostCall(
@@ -89,6 +90,9 @@ export async function hostCall(
         throw bad('kv.list: cursor must be the cursor of the previous page');
       return kvList(db, sid, { prefix, limit: limit as number, after: cursor as string | null });
     }
+    case 'fetch':
+      // Acts for the app (no caller's identity is sent anywhere): the global fetch.
+      return outboundFor(ctx).fetch(args[0]);
   }
   if (request === null || request.sid !== sid) throw bad(`${op} needs the env of a request`);
   const platform = () => ctx.platformFor(request.identity, { 'x-stage-app': sid }).inference;

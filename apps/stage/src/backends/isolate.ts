@@ -3,6 +3,7 @@ import ivm from 'isolated-vm';
 import { installBridge } from './bridge.js';
 import { argumentBytes, CallQueue, refused } from './calls.js';
 import { installFetchApi } from './fetch-api.js';
+import { installConsole, installFetch } from './globals.js';
 import { installWebApis } from './polyfill.js';
 import { headersProblem } from './headers.js';
 import { installUrlApi } from './url-api.js';
@@ -24,7 +25,7 @@ export type Outcome = { ok: true; response: WireResponse } | { ok: false; failur
 /**
  * Run once per isolate before the app: away with what escapes the isolate's limits (WebAssembly
  * memory is not counted in its heap; SharedArrayBuffer and Atomics.wait block its thread without
- * using CPU), then the Web APIs, then the bridge (see bridge.ts).
+ * using CPU), then the Web APIs, the bridge (bridge.ts), console and fetch (globals.ts).
  */
 const prelude = (maxResponseBytes: number) => `(function () {
   const g = globalThis, host = g.__host, hostSync = g.__hostSync;
@@ -33,7 +34,9 @@ const prelude = (maxResponseBytes: number) => `(function () {
   const helpers = (${installWebApis.toString()})(g, (n) => hostSync('random', n));
   (${installUrlApi.toString()})(g);
   (${installFetchApi.toString()})(g, helpers);
-  (${installBridge.toString()})(g, host, hostSync, ${maxResponseBytes});
+  const bridge = (${installBridge.toString()})(g, host, hostSync, ${maxResponseBytes});
+  (${installConsole.toString()})(g, hostSync, bridge.current);
+  (${installFetch.toString()})(g);
 })();`;
 let preludeCache: { source: string; data?: ivm.ExternalCopy<ArrayBuffer> } | undefined;
 
@@ -230,7 +233,7 @@ export class Backend {
       );
     });
     try {
-      const applied = this.handle.apply(undefined, [request, env, token], {
+      const applied = this.handle.apply(undefined, [request, env, token, id], {
         arguments: { copy: true },
         result: { promise: true, copy: true },
         timeout: this.limits.timeoutMs,

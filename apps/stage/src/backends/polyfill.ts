@@ -2,9 +2,10 @@
 // The Web APIs a bare V8 isolate lacks and a Workers handler (Hono included) uses: Headers,
 // Request, Response (bodies of bytes; fetch-api.ts), URL and URLSearchParams (url-api.ts),
 // TextEncoder/TextDecoder, atob/btoa,
-// crypto.getRandomValues/randomUUID, queueMicrotask and a silent console. `installWebApis` is
-// turned into source text (toString) and run in every isolate before the app: it may use nothing
-// from this module's scope. There is no fetch, no timer, no process and no file system.
+// crypto.getRandomValues/randomUUID, queueMicrotask and a silent console (globals.ts replaces it,
+// and adds fetch). `installWebApis` is turned into source text (toString) and run in every
+// isolate before the app: it may use nothing from this module's scope. There is no timer, no
+// process and no file system.
 
 export function installWebApis(g: any, randomBytes: (n: number) => Uint8Array) {
   const define = (name: string, value: unknown) =>

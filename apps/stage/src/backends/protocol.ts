@@ -15,10 +15,26 @@ export interface WireResponse {
   body: Uint8Array;
 }
 
-/** What the handler's `env` holds (besides nothing else: no secrets, no host objects). */
+/** What the handler's `env` holds: no host objects. */
 export interface BackendEnv {
   auth: { kind: string; email: string | null; name: string | null };
   app: { sid: string; name: string; config: Record<string, unknown>; basePath: string };
+  /** The app's secrets, `env.<NAME>` in the handler (never overriding auth or app). */
+  secrets?: Record<string, string>;
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'log', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * A console.* line of an isolate (log-book.ts): when (epoch ms), its level and text, and whether
+ * it is the request's own (false: logged while several or no request ran, so not attributable).
+ */
+export interface LogLine {
+  at: number;
+  level: LogLevel;
+  message: string;
+  own: boolean;
 }
 
 /** Why a request failed in the runtime; each has its status and header value (routes.ts). */
@@ -49,6 +65,9 @@ export interface RuntimeLimits {
   maxIsolates: number;
   /** Largest arguments of one virtual-module call, in bytes of JSON (checked in the runtime). */
   maxCallBytes: number;
+  /** console.* lines: the longest kept, and how many of one request (log-book.ts). */
+  logLineBytes: number;
+  logLinesPerRequest: number;
 }
 
 export type ToChild =
@@ -67,8 +86,8 @@ export type ToChild =
 
 export type FromChild =
   | { type: 'ready' }
-  | { type: 'response'; id: number; ok: true; response: WireResponse }
-  | { type: 'response'; id: number; ok: false; failure: Failure }
+  | { type: 'response'; id: number; ok: true; response: WireResponse; logs?: LogLine[] }
+  | { type: 'response'; id: number; ok: false; failure: Failure; logs?: LogLine[] }
   /** The runtime has no isolate of this sid at this hash: send the request again with the code. */
   | { type: 'missing'; id: number }
   /**

@@ -1,5 +1,6 @@
 import { sql } from '@platform/db';
 import type { StageDb } from '../database.js';
+import { stored } from '../repositories/files.js';
 
 /** A published app as its backend needs it, with a version of its session's files. */
 export interface BackendApp {
@@ -7,6 +8,11 @@ export interface BackendApp {
   name: string;
   session_id: string;
   config: Record<string, unknown>;
+  /** Who the backend's platform calls act for (see runner.ts appIdentity). */
+  published_by: string | null;
+  team: string | null;
+  scopes: string[];
+  publisher_role: 'viewer' | 'member';
   /**
    * `<session>:<sum of its files' versions>` (deleted ones included): every change of a file
    * raises its version, so any change gives a new value; null when the session has no file.
@@ -18,7 +24,8 @@ export interface BackendApp {
 export function appForBackend(db: StageDb, sid: string): Promise<BackendApp | undefined> {
   return db
     .selectFrom('apps as a')
-    .select(['a.sid', 'a.name', 'a.session_id', 'a.config'])
+    .select(['a.sid', 'a.name', 'a.session_id', 'a.config', 'a.published_by', 'a.team', 'a.scopes'])
+    .select('a.publisher_role')
     .select((eb) =>
       eb
         .selectFrom('files as f')
@@ -94,12 +101,13 @@ export async function kvList(
 }
 
 /** The session's current files with their contents, in the order the hash above takes them. */
-export function sessionFiles(db: StageDb, sessionId: string) {
-  return db
+export async function sessionFiles(db: StageDb, sessionId: string) {
+  const rows = await db
     .selectFrom('files as f')
     .innerJoin('blobs as b', 'b.hash', 'f.hash')
-    .select(['f.path', 'f.hash', 'b.content'])
+    .select(['f.path', 'f.hash', 'b.content', 'b.bytes'])
     .where('f.session_id', '=', sessionId)
     .orderBy(sql`f.path collate "C"`)
     .execute();
+  return rows.map(({ path, hash, ...blob }) => ({ path, hash, content: stored(blob) }));
 }

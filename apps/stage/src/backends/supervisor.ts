@@ -7,6 +7,7 @@ import type {
   BackendEnv,
   Failure,
   FromChild,
+  LogLine,
   RuntimeLimits,
   ToChild,
   WireRequest,
@@ -25,7 +26,10 @@ export interface BackendJob {
   context: CallContext;
 }
 
-export type RuntimeOutcome = { ok: true; response: WireResponse } | { ok: false; failure: Failure };
+/** How a request ended, with the console.* lines the backend logged meanwhile. */
+export type RuntimeOutcome = (
+  { ok: true; response: WireResponse } | { ok: false; failure: Failure }
+) & { logs?: LogLine[] };
 
 type OnCall = (sid: string, context: CallContext | null, op: string, args: unknown[]) => Promise<unknown>; // prettier-ignore
 type OnCallError = (error: unknown) => { code: string; message: string };
@@ -173,8 +177,8 @@ export class BackendRuntime {
         .get(message.id)
         ?.finish(
           message.ok
-            ? { ok: true, response: message.response }
-            : { ok: false, failure: message.failure },
+            ? { ok: true, response: message.response, logs: message.logs }
+            : { ok: false, failure: message.failure, logs: message.logs },
         );
     } else if (message.type === 'missing') {
       const running = this.running.get(message.id);

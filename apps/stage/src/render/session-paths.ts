@@ -1,6 +1,9 @@
 import { posix } from 'node:path';
 import type { OnResolveArgs, OnResolveResult } from 'esbuild';
 
+/** A session's files by path as the bundlers read them: text, or the bytes of a binary file. */
+export type SessionFiles = ReadonlyMap<string, string | Uint8Array>;
+
 /** Whether an import names a session file (absolute or relative) rather than a package. */
 export const isFileSpec = (spec: string) =>
   spec.startsWith('/') || spec.startsWith('./') || spec.startsWith('../');
@@ -10,7 +13,7 @@ export const isFileSpec = (spec: string) =>
  * bundlers do; a missing file is an error naming the path in the session (never one on the server).
  */
 export function resolveSessionFile(
-  files: ReadonlyMap<string, string>,
+  files: SessionFiles,
   extensions: readonly string[],
   args: Pick<OnResolveArgs, 'path' | 'importer'>,
   namespace: string,

@@ -1,6 +1,6 @@
 import { notFound, type Ownership } from '@platform/core';
 import { jsonb, sql } from '@platform/db';
-import type { AppRepository, AppRow, StageDb } from '../database.js';
+import type { AppRepository, AppRow, AppVisibility, StageDb } from '../database.js';
 import { toOwnership } from './sessions.js';
 
 export interface AppChanges {
@@ -10,6 +10,11 @@ export interface AppChanges {
   config?: Record<string, unknown>;
   repository?: AppRepository | null;
   team?: string | null;
+  visibility?: AppVisibility;
+  connectOrigins?: string[];
+  scopes?: string[];
+  /** Whoever publishes or changes it, and their role (its backend acts for them, never with more). */
+  publisher?: { email: string | null; role: 'viewer' | 'member' };
 }
 
 export function insertApp(
@@ -110,11 +115,14 @@ export function listApps(
 }
 
 export function updateApp(db: StageDb, sid: string, changes: AppChanges) {
-  const { config, repository, ...plain } = changes;
+  const { config, repository, connectOrigins, scopes, publisher, ...plain } = changes;
   return db
     .updateTable('apps')
     .set({
       ...plain,
+      ...(connectOrigins === undefined ? {} : { connect_origins: jsonb(connectOrigins) }),
+      ...(scopes === undefined ? {} : { scopes: jsonb(scopes) }),
+      ...(publisher ? { published_by: publisher.email, publisher_role: publisher.role } : {}),
       ...(config === undefined ? {} : { config: jsonb(config) }),
       ...(repository === undefined ? {} : { repository: repository && jsonb(repository) }),
       updated_at: sql`now()`,

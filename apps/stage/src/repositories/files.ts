@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { ApiError, badRequest, notFound } from '@platform/core';
 import { sql } from '@platform/db';
@@ -11,22 +12,38 @@ export interface Limits {
   maxSessionBytes: number;
 }
 
-/** A file as written: its path, content, size in bytes and SHA-256. */
+/**
+ * What a file holds: text (UTF-8 without NUL, what PostgreSQL's text can hold), or its bytes for
+ * anything else (images, fonts). One form per content: bytes that are such text are text.
+ */
+export type Data = string | Buffer;
+
+/** A file as written: its path, content, size in bytes and SHA-256 of its bytes. */
 export interface Content {
   path: string;
-  content: string;
+  content: Data;
   size: number;
   hash: string;
 }
 
-export const sha256 = (content: string) => createHash('sha256').update(content).digest('hex');
+export const sha256 = (content: Data) => createHash('sha256').update(content).digest('hex');
 
-export const contentOf = (path: string, content: string): Content => ({
+/** Bytes in the form they are stored in: text when they are UTF-8 without NUL, else bytes. */
+export const dataOf = (bytes: Buffer): Data =>
+  isUtf8(bytes) && !bytes.includes(0) ? bytes.toString('utf8') : bytes;
+
+export const contentOf = (path: string, content: Data): Content => ({
   path,
   content,
-  size: byteSize(content),
+  size: typeof content === 'string' ? byteSize(content) : content.length,
   hash: sha256(content),
 });
+
+/** A blob row's content: its text, or its bytes (a Buffer over what the driver gave). */
+export const stored = ({ content, bytes }: { content: string | null; bytes: Uint8Array | null }) =>
+  bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : (content ?? '');
+
+const textOf = (data: Data) => (typeof data === 'string' ? data : data.toString('utf8'));
 
 // Rows per INSERT: well under PostgreSQL's 65535 parameters.
 const CHUNK = 1000;
@@ -39,7 +56,15 @@ async function insertBlobs(db: StageDb, contents: readonly Content[]) {
   for (let i = 0; i < unique.length; i += CHUNK) {
     await db
       .insertInto('blobs')
-      .values(unique.slice(i, i + CHUNK).map(({ hash, content }) => ({ hash, content })))
+      .values(
+        unique
+          .slice(i, i + CHUNK)
+          .map(({ hash, content }) =>
+            typeof content === 'string'
+              ? { hash, content, bytes: null }
+              : { hash, content: null, bytes: content },
+          ),
+      )
       .onConflict((oc) => oc.column('hash').doNothing())
       .execute();
   }
@@ -140,29 +165,51 @@ function checkLimits(files: readonly FileRow[], limits: Limits) {
     );
 }
 
-/** The current files of a session (no contents), by path. */
+/** The current files of a session (no contents; whether each is bytes), by path. */
 export function listFiles(db: StageDb, sessionId: string) {
-  return db
-    .selectFrom('files')
-    .select(['path', 'version', 'size', 'hash', 'updated_at'])
-    .where('session_id', '=', sessionId)
-    .where('hash', 'is not', null)
-    .orderBy('path')
-    .execute();
-}
-
-/** The current files of a session with their contents, by path. */
-export function filesWithContent(db: StageDb, sessionId: string) {
   return db
     .selectFrom('files as f')
     .innerJoin('blobs as b', 'b.hash', 'f.hash')
-    .select(['f.path', 'f.version', 'f.size', 'b.content'])
+    .select(['f.path', 'f.version', 'f.size', 'f.hash', 'f.updated_at'])
+    .select(sql<boolean>`b.bytes is not null`.as('binary'))
     .where('f.session_id', '=', sessionId)
     .orderBy('f.path')
     .execute();
 }
 
-/** One file's content: the current version, or `version`; NOT_FOUND naming what is missing. */
+/** The current files of a session with their contents, by path. */
+export async function filesWithContent(db: StageDb, sessionId: string) {
+  const rows = await db
+    .selectFrom('files as f')
+    .innerJoin('blobs as b', 'b.hash', 'f.hash')
+    .select(['f.path', 'f.version', 'f.size', 'b.content', 'b.bytes'])
+    .where('f.session_id', '=', sessionId)
+    .orderBy('f.path')
+    .execute();
+  return rows.map(({ path, version, size, ...blob }) => ({
+    path,
+    version,
+    size,
+    content: stored(blob),
+  }));
+}
+
+/** The current contents of those of `paths` the session has. */
+export async function currentContents(db: StageDb, sessionId: string, paths: readonly string[]) {
+  const rows = await db
+    .selectFrom('files as f')
+    .innerJoin('blobs as b', 'b.hash', 'f.hash')
+    .select(['f.path', 'b.content', 'b.bytes'])
+    .where('f.session_id', '=', sessionId)
+    .where('f.path', 'in', paths)
+    .execute();
+  return new Map(rows.map(({ path, ...blob }) => [path, stored(blob)]));
+}
+
+/**
+ * One file: the current version, or `version`; NOT_FOUND naming what is missing. `data` is what it
+ * holds (text or bytes), `content` its text (bytes read as UTF-8, for readers of text files).
+ */
 export async function readFile(db: StageDb, sessionId: string, path: string, version?: number) {
   const row = await (
     version === undefined
@@ -174,13 +221,14 @@ export async function readFile(db: StageDb, sessionId: string, path: string, ver
           .where('f.version', '=', version)
   )
     .leftJoin('blobs as b', 'b.hash', 'f.hash')
-    .select(['f.path', 'f.version', 'f.size', 'b.content'])
+    .select(['f.path', 'f.version', 'f.size', 'f.hash', 'b.content', 'b.bytes'])
     .executeTakeFirst();
-  if (!row || row.content === null)
+  if (!row || row.hash === null)
     throw version === undefined || !row
       ? notFound('File', version === undefined ? path : `${path} version ${version}`)
       : notFound('File', `${path} version ${version} (deleted)`);
-  return { ...row, content: row.content };
+  const data = stored(row);
+  return { path: row.path, version: row.version, size: row.size, data, content: textOf(data) };
 }
 
 /** Every version of one path, newest first; deletions have no hash. */

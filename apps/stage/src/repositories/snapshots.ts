@@ -1,6 +1,7 @@
 import { newId, notFound } from '@platform/core';
 import { sql } from '@platform/db';
 import type { SnapshotRow, StageDb } from '../database.js';
+import { stored } from './files.js';
 import { useSession } from './sessions.js';
 
 /** A snapshot of every current file of the session, at its current version. */
@@ -76,12 +77,13 @@ const numbers = <T extends { file_count: unknown; total_bytes: unknown }>(row: T
   total_bytes: Number(row.total_bytes ?? 0),
 });
 
-/** The files of a snapshot with their contents. */
-export function snapshotContents(db: StageDb, snapshotId: string) {
-  return db
+/** The files of a snapshot with their contents (text or bytes). */
+export async function snapshotContents(db: StageDb, snapshotId: string) {
+  const rows = await db
     .selectFrom('snapshot_files as f')
     .innerJoin('blobs as b', 'b.hash', 'f.hash')
-    .select(['f.path', 'f.hash', 'f.size', 'b.content'])
+    .select(['f.path', 'f.hash', 'f.size', 'b.content', 'b.bytes'])
     .where('f.snapshot_id', '=', snapshotId)
     .execute();
+  return rows.map(({ path, hash, size, ...blob }) => ({ path, hash, size, content: stored(blob) }));
 }

@@ -1,5 +1,6 @@
 import {
   conflict,
+  creatorOf,
   nameTaken,
   newId,
   notFound,
@@ -9,6 +10,7 @@ import {
   responses,
   Type,
   type Access,
+  type Identity,
   type ServiceRoutes,
 } from '@platform/core';
 import type { FastifyRequest } from 'fastify';
@@ -34,8 +36,11 @@ import {
   PublishSchema,
   type RepositoryInput,
 } from '../schemas/apps.js';
+import { originsFor } from '../origins.js';
 import { SessionParams } from '../schemas/sessions.js';
 import { toApp } from '../views.js';
+import { schedulesOf } from '../backends/schedule-config.js';
+import { syncSchedules } from '../repositories/schedules.js';
 
 /** A session serves one app at most: a second is a 409 naming the first. */
 async function freeSession(db: StageDb, sessionId: string, sid?: string) {
@@ -60,7 +65,18 @@ const linked = (repo: RepositoryInput) => ({
 /** Published apps are shared knowledge: any signed-in caller lists and reads them. */
 const READ: Access = { resource: 'stage.app', action: 'read' };
 
-export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db, access }) => {
+/**
+ * Who publishes or changes an app (its backend's calls act for them from then on) and the role
+ * its backend may use: theirs, never admin.
+ */
+const publisherOf = (identity: Identity) => ({
+  email: creatorOf(identity),
+  role: (identity.kind === 'user' || identity.kind === 'key') && identity.role === 'viewer' ? ('viewer' as const) : ('member' as const), // prettier-ignore
+});
+
+export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
+  const { db, access, config: stageConfig } = ctx;
+  const originOf = (request: FastifyRequest) => originsFor(request, stageConfig.origins).app;
   const sessionInBody = (request: FastifyRequest) =>
     findSessionOwnership(db, (request.body as { sessionId?: unknown } | undefined)?.sessionId);
   // Publishing a session needs its ownership; changing an app, the app's.
@@ -89,8 +105,9 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
       },
     },
     async (request, reply) => {
-      const { sessionId, name, title, description, config, team } = request.body;
+      const { sessionId, name, team, ...fields } = request.body;
       const publisher = await ownershipFor(request.identity, team, access);
+      const schedules = schedulesOf(fields.config, stageConfig.backends); // 400 before writing
       await freeSession(db, sessionId);
       const row = await orConflict(
         async () => {
@@ -101,13 +118,13 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
             created_by: publisher.createdBy,
             team: publisher.team,
           });
-          if (title === undefined && description === undefined && config === undefined)
-            return created;
-          return (await updateApp(db, created.sid, { title, description, config })) ?? created;
+          const changes = { ...fields, publisher: publisherOf(request.identity) };
+          return (await updateApp(db, created.sid, changes)) ?? created;
         },
         nameTaken('App', name, 'An'),
       );
-      return reply.code(201).send(ok(toApp(row, true)));
+      if (schedules) await syncSchedules(db, row.sid, schedules);
+      return reply.code(201).send(ok(toApp(row, true, originOf(request))));
     },
   );
 
@@ -127,7 +144,7 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
     async (request) => {
       const { sessionId, name, limit, offset } = request.query;
       const rows = await listApps(db, { sessionId, name }, { limit, offset });
-      return ok(await appsSeenBy(db, request.identity, access, rows));
+      return ok(await appsSeenBy(db, request.identity, access, rows, originOf(request)));
     },
   );
 
@@ -146,7 +163,7 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
     },
     async (request) => {
       const row = await findApp(db, request.params.sid);
-      const [seen] = await appsSeenBy(db, request.identity, access, [row]);
+      const [seen] = await appsSeenBy(db, request.identity, access, [row], originOf(request));
       return ok(seen);
     },
   );
@@ -167,7 +184,7 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
       const { id } = await useSession(db, request.params.id);
       const row = await appOfSession(db, id);
       if (!row) throw notFound('App of session', id);
-      return ok(toApp(row, true));
+      return ok(toApp(row, true, originOf(request)));
     },
   );
 
@@ -179,7 +196,7 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
         operationId: 'updateApp',
         summary: 'Update an app',
         description:
-          "Changes the fields sent: name, title, description (null clears them), config (replaced whole), repository (linkedAt set now; fullName, visibility, defaultBranch and remoteName default to owner/name, private, main and origin; null unlinks), team (one the caller is in; null clears it). The app's owners (createdBy, team) and admins may.",
+          "Changes the fields sent: name, title, description (null clears them), config (replaced whole; its `schedules` are the app's cron schedules, 400 naming an invalid expression: see GET /apps/:sid/schedules), repository (linkedAt set now; fullName, visibility, defaultBranch and remoteName default to owner/name, private, main and origin; null unlinks), team (one the caller is in; null clears it). The app's owners (createdBy, team) and admins may.",
         params: AppParams,
         body: AppUpdateSchema,
         response: responses({ 200: AppSchema }),
@@ -189,17 +206,20 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
       const found = await findApp(db, request.params.sid);
       const { repository, team, ...changes } = request.body;
       const owner = team ? await ownershipFor(request.identity, team, access) : undefined;
+      const schedules = schedulesOf(changes.config, stageConfig.backends); // 400 before writing
       const row = await orConflict(
         () =>
           updateApp(db, found.sid, {
             ...changes,
+            publisher: publisherOf(request.identity),
             ...(team === undefined ? {} : { team: owner?.team ?? null }),
             ...(repository === undefined ? {} : { repository: repository && linked(repository) }),
           }),
         nameTaken('App', changes.name ?? found.name, 'An'),
       );
       if (!row) throw notFound('App', request.params.sid);
-      const [seen] = await appsSeenBy(db, request.identity, access, [row]);
+      if (schedules) await syncSchedules(db, row.sid, schedules);
+      const [seen] = await appsSeenBy(db, request.identity, access, [row], originOf(request));
       return ok(seen);
     },
   );
@@ -222,12 +242,12 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
       const found = await findApp(db, request.params.sid);
       await requireSessionOwnership(request, db, access, request.body.sessionId);
       await freeSession(db, request.body.sessionId, found.sid);
-      const row = await orConflict(
-        () => publishSession(db, found.sid, request.body.sessionId),
-        `Session ${request.body.sessionId} serves another app already`,
-      );
+      const row = await orConflict(async () => {
+        await updateApp(db, found.sid, { publisher: publisherOf(request.identity) });
+        return publishSession(db, found.sid, request.body.sessionId);
+      }, `Session ${request.body.sessionId} serves another app already`);
       if (!row) throw notFound('App', request.params.sid);
-      return ok(toApp(row, true));
+      return ok(toApp(row, true, originOf(request)));
     },
   );
 
@@ -247,7 +267,7 @@ export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
     async (request) => {
       const row = await deleteApp(db, (await findApp(db, request.params.sid)).sid);
       if (!row) throw notFound('App', request.params.sid);
-      const [seen] = await appsSeenBy(db, request.identity, access, [row]);
+      const [seen] = await appsSeenBy(db, request.identity, access, [row], originOf(request));
       return ok(seen);
     },
   );

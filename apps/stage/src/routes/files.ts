@@ -2,6 +2,7 @@ import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/c
 import type { StageConfig } from '../config.js';
 import type { StageDatabase } from '../database.js';
 import { sessionAccess } from '../access.js';
+import { binaryMark, decodePushed, encoded, pushErrorFormatter } from '../file-encoding.js';
 import { checkPath, contentType } from '../paths.js';
 import {
   contentOf,
@@ -46,11 +47,12 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
       // JSON escaping may double a text's size: a push of a full session still fits.
       bodyLimit: 2 * config.maxSessionBytes + 1024 * 1024,
       config: { access: session.update },
+      schemaErrorFormatter: pushErrorFormatter,
       schema: {
         operationId: 'pushFiles',
         summary: 'Write files',
         description:
-          'Writes every file given (absolute, normalised paths: no `..`, NUL or trailing /, at most 512 characters), each as the next version of its path, in one transaction: all or none. Concurrent pushes to one session take turns, so no version is lost or given twice. 413 PAYLOAD_TOO_LARGE when a file passes STAGE_MAX_FILE_BYTES or the session STAGE_MAX_SESSION_BYTES, 400 when it would hold more than STAGE_MAX_FILES files; the message says which.',
+          'Writes every file given (absolute, normalised paths: no `..`, NUL or trailing /, at most 512 characters), each as the next version of its path, in one transaction: all or none. A file is its text, or `{ content, encoding: "base64" }` for bytes (images, fonts; invalid base64 is a 400 naming the path). Concurrent pushes to one session take turns, so no version is lost or given twice. 413 PAYLOAD_TOO_LARGE when a file passes STAGE_MAX_FILE_BYTES or the session STAGE_MAX_SESSION_BYTES (bytes, decoded), 400 when it would hold more than STAGE_MAX_FILES files; the message says which. Binary files are marked `binary: true` in the answer.',
         params: SessionParams,
         body: PushSchema,
         response: responses({ 200: PushedSchema }),
@@ -59,17 +61,21 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
     async (request) => {
       const entries = Object.entries(request.body.files);
       if (entries.length === 0) throw badRequest('files must name at least one file');
-      const changes = entries.map(([path, content]) => {
-        checkPath(path, 'files path');
-        // PostgreSQL's text cannot hold U+0000; nothing else is refused.
-        if (content.includes('\u0000'))
-          throw badRequest(`files ${path}: content must not contain NUL characters (U+0000)`);
-        return contentOf(path, content);
-      });
+      const changes = entries.map(([path, value]) =>
+        contentOf(checkPath(path, 'files path'), decodePushed(path, value)),
+      );
+      const binary = new Set(
+        changes.filter((c) => typeof c.content !== 'string').map((c) => c.path),
+      );
       const rows = await writeFiles(db, request.params.id, changes, config);
       return ok({
         count: rows.length,
-        files: rows.map(({ path, version, size }) => ({ path, version, size })),
+        files: rows.map(({ path, version, size }) => ({
+          path,
+          version,
+          size,
+          ...binaryMark(binary.has(path)),
+        })),
       });
     },
   );
@@ -81,7 +87,8 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
       schema: {
         operationId: 'getAllFiles',
         summary: 'List the files of a session',
-        description: 'Current files by path, with their contents when `content=true`.',
+        description:
+          'Current files by path (binary ones marked `binary: true`), with their contents when `content=true`: the text, or for a binary file its base64 with `encoding: "base64"`.',
         params: SessionParams,
         querystring: FileListQuery,
         response: responses({ 200: Type.Array(FileWithContentSchema) }),
@@ -89,9 +96,22 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
     },
     async (request) => {
       const { id } = await useSession(db, request.params.id);
-      if (request.query.content) return ok(await filesWithContent(db, id));
+      if (request.query.content)
+        return ok(
+          (await filesWithContent(db, id)).map(({ content, ...file }) => ({
+            ...file,
+            ...encoded(content),
+          })),
+        );
       const rows = await listFiles(db, id);
-      return ok(rows.map(({ path, version, size }) => ({ path, version, size })));
+      return ok(
+        rows.map(({ path, version, size, binary }) => ({
+          path,
+          version,
+          size,
+          ...binaryMark(binary),
+        })),
+      );
     },
   );
 
@@ -103,13 +123,18 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
         operationId: 'readFile',
         summary: 'Read a file',
         description:
-          'The content itself (not an envelope), with the media type of its extension and an x-file-version header; `version` reads an older one. Served inert (a sandboxing Content-Security-Policy): a session file never runs as a page of the platform. Errors are envelopes.',
+          'The content itself (not an envelope): the text, or the bytes of a binary file, with the media type of its extension (application/octet-stream for bytes of an unknown one) and an x-file-version header; `version` reads an older one. Served inert (a sandboxing Content-Security-Policy, nosniff): a session file never runs as a page of the platform. Errors are envelopes.',
         params: FileParams,
         querystring: FileQuery,
         produces: ['text/plain'],
         response: {
           ...responses({}),
-          200: { description: 'The file content', content: { '*/*': { schema: Type.String() } } },
+          200: {
+            description: 'The file content: text, or the bytes of a binary file',
+            content: {
+              '*/*': { schema: Type.Unsafe<string | Buffer>({ type: 'string', format: 'binary' }) },
+            },
+          },
         },
       },
     },
@@ -118,10 +143,11 @@ export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
       const { id } = await useSession(db, request.params.id);
       const file = await readFile(db, id, path, request.query.version);
       return reply
-        .type(contentType(path))
+        .type(contentType(path, typeof file.data !== 'string'))
         .header('content-security-policy', INERT_FILE_CSP)
+        .header('x-content-type-options', 'nosniff')
         .header('x-file-version', String(file.version))
-        .send(file.content);
+        .send(file.data);
     },
   );
 

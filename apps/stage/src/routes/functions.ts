@@ -34,7 +34,13 @@ export const FUNCTIONS: Record<string, Fn> = {
     required: ['sessionId', 'path', 'content'],
     method: 'POST',
     url: (a) => `${session(a)}/push`,
-    body: (a) => ({ files: { [String(a.path)]: a.content } }),
+    // With `encoding` (base64 for bytes), the file goes as `{ content, encoding }`.
+    body: (a) => ({
+      files: {
+        [String(a.path)]:
+          a.encoding === undefined ? a.content : { content: a.content, encoding: a.encoding },
+      },
+    }),
   },
   readFile: {
     required: ['sessionId', 'path'],
@@ -127,7 +133,7 @@ export const functionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
       schema: {
         operationId: 'callFunction',
         summary: 'Call a stage: backend function',
-        description: `One of ${NAMES.join(', ')}, with its arguments in \`args\`: sessionId (all session functions), path and content (writeFile), path and optional version (readFile, getFileHistory takes path), entry (triggerRender), optional label (createSnapshot), optional sessionId (listApps), sid (getApp, updateApp, which takes the PATCH fields beside it), scopes (setGoogleScopes). Answers exactly what the matching route answers (status, envelope, or the raw content for readFile).`,
+        description: `One of ${NAMES.join(', ')}, with its arguments in \`args\`: sessionId (all session functions), path, content and optional encoding (writeFile; base64 for a binary file), path and optional version (readFile, which answers the bytes of a binary file; getFileHistory takes path), entry (triggerRender), optional label (createSnapshot), optional sessionId (listApps), sid (getApp, updateApp, which takes the PATCH fields beside it), scopes (setGoogleScopes). Answers exactly what the matching route answers (status, envelope, or the raw content for readFile; getAllFiles gives a binary file's content in base64 with \`encoding: 'base64'\`).`,
         params: Type.Object({ name: Type.Union(NAMES.map((n) => Type.Literal(n))) }),
         response: {
           ...responses({}),

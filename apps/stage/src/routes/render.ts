@@ -1,9 +1,11 @@
-import { posix } from 'node:path';
 import { badRequest, ok, responses, type ServiceRoutes } from '@platform/core';
 import type { StageConfig } from '../config.js';
 import type { RenderError, StageDatabase } from '../database.js';
 import { sessionAccess } from '../access.js';
 import { checkPath } from '../paths.js';
+import { pageRoot } from '../render/assets.js';
+import { NpmPackages } from '../npm/packages.js';
+import { saveLock } from '../npm/session.js';
 import { bundle } from '../render/bundle.js';
 import { filesWithContent } from '../repositories/files.js';
 import { findRenderState, saveRender, saveRenderError } from '../repositories/renders.js';
@@ -16,19 +18,16 @@ import {
 } from '../schemas/sessions.js';
 import { toRenderState } from '../views.js';
 
-/** The folder the page is served from: the nearest one above the entry with an index.html. */
-export function pageRoot(entry: string, files: ReadonlyMap<string, string>): string {
-  for (let dir = posix.dirname(entry); ; dir = posix.dirname(dir)) {
-    if (files.has(posix.join(dir, 'index.html'))) return dir;
-    if (dir === '/') return posix.dirname(entry);
-  }
-}
-
 const where = (error: RenderError) =>
   error.file ? ` (${error.file}${error.line ? `:${error.line}:${error.column}` : ''})` : '';
 
-export const renderRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, { db }) => {
+export const renderRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
+  app,
+  { db, config },
+) => {
   const session = sessionAccess(db);
+  const packages = new NpmPackages(db, config.npm);
+  app.addHook('onClose', () => packages.close());
   app.post(
     '/sessions/:id/render',
     {
@@ -37,7 +36,7 @@ export const renderRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (ap
         operationId: 'triggerRender',
         summary: 'Render a session',
         description:
-          "Bundles `entry` and what it imports with esbuild (TS, TSX/JSX, CSS, JSON; the session's files, and react and react-dom as the platform ships them; any other bare import fails naming it). A good render becomes the next version, served at /preview/<id>/. A failed one answers 400 with the file, line and column, sets render.error and leaves the last good output served.",
+          "Bundles `entry` and what it imports with esbuild (TS, TSX/JSX, CSS, JSON; images, fonts and other files as URLs, inlined as data: under 4 KB; the session's files; react and react-dom as the platform ships them; other bare imports from the npm registry at the versions /app/package.json asks for, else the latest, pinned in /app/package-lock.json at the first render; a missing or too large package fails naming it). A good render becomes the next version, served at /preview/<id>/. A failed one answers 400 with the file, line and column, sets render.error and leaves the last good output served.",
         params: SessionParams,
         body: RenderBodySchema,
         response: responses({ 200: RenderedSchema }),
@@ -48,13 +47,14 @@ export const renderRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (ap
       const { id } = await useSession(db, request.params.id);
       const rows = await filesWithContent(db, id);
       const files = new Map(rows.map((row) => [row.path, row.content]));
-      const output = await bundle(entry, files);
+      const output = await bundle(entry, files, (imports) => packages.install(files, imports));
       if (!output.ok) {
         await saveRenderError(db, id, entry, output.error);
         throw badRequest(
           `Render of ${entry} failed${where(output.error)}: ${output.error.message}`,
         );
       }
+      if (output.lock) await saveLock(db, id, files, output.lock, config);
       const root = pageRoot(entry, files);
       return ok(await saveRender(db, id, { entry, root, js: output.js, css: output.css }));
     },

@@ -2,6 +2,8 @@ import { ok, ownershipFor, responses, type Access, type ServiceRoutes } from '@p
 import type { StageDatabase } from '../database.js';
 import type { StageConfig } from '../config.js';
 import { sessionAccess } from '../access.js';
+import { originsFor } from '../origins.js';
+import { binaryMark } from '../file-encoding.js';
 import { listFiles } from '../repositories/files.js';
 import { findRenderState } from '../repositories/renders.js';
 import {
@@ -25,7 +27,7 @@ const CREATE: Access = { resource: 'stage.session', action: 'create' };
 
 export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
   app,
-  { db, access },
+  { db, access, config },
 ) => {
   const session = sessionAccess(db);
   const MANAGE: Access = { ...session.update, action: 'manage' };
@@ -62,7 +64,7 @@ export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
         operationId: 'getStatus',
         summary: 'Status of a session',
         description:
-          'The session (times in epoch ms, who owns it), its render state (version 0 and nulls before the first render) and its current files by path.',
+          'The session (times in epoch ms, who owns it), its render state (version 0 and nulls before the first render) and its current files by path (size in bytes; binary files marked `binary: true`).',
         params: SessionParams,
         response: responses({ 200: StatusSchema }),
       },
@@ -74,9 +76,15 @@ export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
         listFiles(db, found.id),
       ]);
       return ok({
+        origin: originsFor(request, config.origins).preview(found.id),
         session: toSession(found),
         render: toRenderState(render),
-        files: files.map(({ path, version, size }) => ({ path, version, size })),
+        files: files.map(({ path, version, size, binary }) => ({
+          path,
+          version,
+          size,
+          ...binaryMark(binary),
+        })),
       });
     },
   );

@@ -45,6 +45,27 @@ export const RepositorySchema = Type.Object({
   linkedAt: EpochMs('When it was linked (set by the server)'),
 });
 
+const Visibility = Type.Union([Type.Literal('private'), Type.Literal('public')], {
+  description:
+    "private: visitors sign in through the platform (handed off to the app's origin), and its backend is told who they are; public: anyone, anonymously",
+});
+const ConnectOrigins = Type.Array(
+  Type.String({ maxLength: 200, pattern: '^https?://[a-z0-9.-]+(:[0-9]{1,5})?$' }),
+  {
+    maxItems: 20,
+    description:
+      'Origins its pages may fetch besides their own (CSP connect-src), e.g. https://api.example.com',
+  },
+);
+const AppScopes = Type.Array(
+  Type.String({ maxLength: 50, pattern: '^([a-z]+:(read|write|ingest|invoke)|\\*:(read|write))$' }),
+  {
+    maxItems: 30,
+    description:
+      "Scopes of its backend's platform calls (it acts as the app, for whoever last published or changed it, never as its visitor, and never with more than their role): default inference:invoke, communication:write, billing:write, pulse:ingest, ledger:write (what @stage/inference and the workflow blocks need)",
+  },
+);
+
 const ConfigSchema = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
   maxProperties: 200,
   description: 'Values workflows read as {{ config.<key> }}',
@@ -61,7 +82,16 @@ export const AppSchema = Type.Object({
   description: Nullable(Type.String()),
   config: ConfigSchema,
   repository: Nullable(RepositorySchema),
-  url: Type.String({ description: 'Where its frontend is served: /app/<sid>/' }),
+  url: Type.String({
+    description: 'Its address on the platform: /app/<sid>/, which redirects to its own origin',
+  }),
+  origin: Type.String({
+    description:
+      'Its own origin, where its pages, files and backend (/api/*) are served: http://<label>.<STAGE_APPS_DOMAIN>[:port]',
+  }),
+  visibility: Visibility,
+  connectOrigins: ConnectOrigins,
+  scopes: AppScopes,
   createdAt: EpochMs('When it was published first'),
   updatedAt: EpochMs('Its last change'),
   publishedAt: EpochMs('When it started serving its current session'),
@@ -74,6 +104,9 @@ export const AppCreateSchema = Type.Object({
   title: Type.Optional(Text(200, 'Shown instead of the name')),
   description: Type.Optional(Text(2000, 'What the app does')),
   config: Type.Optional(ConfigSchema),
+  visibility: Type.Optional(Visibility),
+  connectOrigins: Type.Optional(ConnectOrigins),
+  scopes: Type.Optional(AppScopes),
   team: Type.Optional(TeamField),
 });
 
@@ -85,6 +118,9 @@ export const AppUpdateSchema = Type.Object({
   repository: Type.Optional(
     Nullable(RepositoryInputSchema, { description: 'The linked repository; null unlinks it' }),
   ),
+  visibility: Type.Optional(Visibility),
+  connectOrigins: Type.Optional(ConnectOrigins),
+  scopes: Type.Optional(AppScopes),
   team: Type.Optional(TeamField),
 });
 

@@ -55,21 +55,42 @@ export const CollaboratorsBody = Type.Object({ emails: Collaborators });
 
 export const SessionAccessSchema = Type.Object({ ...OwnerFields, collaborators: Collaborators });
 
+/** A pushed file given as an object: bytes in base64 (an image, a font), or text. */
+export const PushedFileSchema = Type.Object(
+  {
+    content: Type.String({ description: 'The text, or base64 (RFC 4648) of the bytes' }),
+    encoding: Type.Optional(
+      Type.Enum(['utf8', 'base64'], {
+        description: 'base64: `content` is the base64 of the bytes; utf8 (default): the text',
+      }),
+    ),
+  },
+  { description: 'A file as `{ content, encoding }`: how binary files are pushed' },
+);
+
 export const PushSchema = Type.Object({
   files: Type.Record(
     Type.String(),
-    Type.String({ description: 'The whole content (UTF-8 text)' }),
+    Type.Union([Type.String({ description: 'The whole content (UTF-8 text)' }), PushedFileSchema]),
     {
       description:
-        'Absolute path (`/app/main.tsx`) → content; at least one. Every file is written, or none; each write is a new version of its path.',
+        'Absolute path (`/app/main.tsx`) → content: the text, or `{ "content": "<base64>", "encoding": "base64" }` for bytes (images, fonts); at least one. Every file is written, or none; each write is a new version of its path.',
     },
   ),
 });
 
+const Binary = Type.Optional(
+  Type.Literal(true, {
+    description:
+      'Present on binary files (bytes that are not UTF-8 text, or hold NUL: images, fonts); absent on text',
+  }),
+);
+
 export const FileEntrySchema = Type.Object({
   path: Type.String(),
   version: Type.Integer({ minimum: 1, description: 'Bumped by every write of the path' }),
-  size: Type.Integer({ minimum: 0, description: 'Bytes of UTF-8' }),
+  size: Type.Integer({ minimum: 0, description: 'Bytes (of UTF-8, for text)' }),
+  binary: Binary,
 });
 
 export const PushedSchema = Type.Object({
@@ -79,7 +100,12 @@ export const PushedSchema = Type.Object({
 
 export const FileWithContentSchema = Type.Object({
   ...FileEntrySchema.properties,
-  content: Type.Optional(Type.String({ description: 'Only with `content=true`' })),
+  content: Type.Optional(
+    Type.String({ description: 'Only with `content=true`: the text, or base64 of a binary file' }),
+  ),
+  encoding: Type.Optional(
+    Type.Literal('base64', { description: 'Present (base64) when `content` is of a binary file' }),
+  ),
 });
 
 export const FileListQuery = Type.Object({
@@ -114,7 +140,7 @@ export const HistoryQuery = Type.Object({
 
 export const FileVersionSchema = Type.Object({
   version: Type.Integer(),
-  size: Type.Integer({ description: 'Bytes of UTF-8; 0 for a deletion' }),
+  size: Type.Integer({ description: 'Bytes (of UTF-8, for text); 0 for a deletion' }),
   hash: Nullable(Type.String(), {
     description: 'SHA-256 of the content (hex); null for a deletion',
   }),
@@ -152,6 +178,10 @@ export const RenderedSchema = Type.Object({
 });
 
 export const StatusSchema = Type.Object({
+  origin: Type.String({
+    description:
+      "The preview's own origin, where the last good render is served: http://<label>.<STAGE_PREVIEW_DOMAIN>[:port]",
+  }),
   session: SessionSchema,
   render: RenderStateSchema,
   files: Type.Array(FileEntrySchema),

@@ -16,6 +16,7 @@ import {
   type ResourceSpec,
 } from '@platform/ui';
 import { useState } from 'react';
+import { AppOps } from './app-ops';
 
 type App = DataOf<'stage.getApp'>;
 
@@ -69,8 +70,8 @@ function AppMore({ app }: { app: App }) {
           items={[
             [
               'Page',
-              <a key="url" href={app.url}>
-                {app.url}
+              <a key="url" href={`${app.origin}/`}>
+                {app.origin}
               </a>,
             ],
             [
@@ -117,12 +118,12 @@ function AppMore({ app }: { app: App }) {
   );
 }
 
-/** Published apps: each serves one session at /app/<sid>/, with its workflows' runs. */
+/** Published apps: each serves one session on its own origin, with its workflows' runs. */
 export const apps: ResourceSpec<App> = {
   path: 'apps',
   singular: 'app',
   plural: 'apps',
-  description: 'Published apps: each serves one session at /app/<sid>/.',
+  description: 'Published apps: each serves one session on an origin of its own.',
   key: (app) => app.sid,
   title: (app) => app.title ?? app.name,
   list: (query) => api.stage.listApps({ query }),
@@ -140,6 +141,7 @@ export const apps: ResourceSpec<App> = {
     { header: 'Title', cell: (app) => app.title ?? '—' },
     { header: 'Sid', cell: (app) => <code>{app.sid}</code> },
     { header: 'Session', cell: (app) => (app.sessionId ? <code>{app.sessionId}</code> : '—') },
+    { header: 'Visitors', cell: (app) => app.visibility },
     { header: 'Published', cell: (app) => formatDate(app.publishedAt) },
   ],
   fields: [
@@ -153,15 +155,44 @@ export const apps: ResourceSpec<App> = {
     { name: 'name', label: 'Name', required: true },
     { name: 'title', label: 'Title' },
     { name: 'description', label: 'Description', kind: 'textarea' },
+    {
+      name: 'visibility',
+      label: 'Visitors',
+      kind: 'select',
+      options: [
+        { value: 'private', label: 'Private: people signed in to the platform' },
+        { value: 'public', label: 'Public: anyone, anonymously' },
+      ],
+      hint: 'Who may open it on its own origin',
+    },
+    {
+      name: 'connectOrigins',
+      label: 'Other origins its pages may fetch',
+      kind: 'list',
+      hint: 'Comma-separated, e.g. https://api.example.com',
+    },
+    {
+      name: 'scopes',
+      label: "Its backend's scopes",
+      kind: 'list',
+      hint: 'What its platform calls may do, e.g. inference:invoke, stage:write',
+    },
     { name: 'config', label: 'Config', kind: 'json' },
     { name: 'team', label: 'Team', kind: 'team' },
   ],
   details: (app) => [
     ['Sid', <code key="sid">{app.sid}</code>],
     ['Name', app.name],
+    ['Visitors', app.visibility === 'public' ? 'anyone' : 'signed-in people'],
+    ['Scopes', app.scopes.join(', ') || '—'],
     ['Description', app.description],
     ['Created', formatDate(app.createdAt)],
     ['Updated', formatDate(app.updatedAt)],
   ],
-  more: (app) => <AppMore app={app} />,
+  more: (app) => (
+    <>
+      <AppMore app={app} />
+      <AppOps app={app} />
+    </>
+  ),
 };

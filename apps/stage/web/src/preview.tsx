@@ -17,11 +17,12 @@ export function defaultEntry(render: Render, paths: readonly string[]): string |
 }
 
 /**
- * The live preview: the session's last good render in a sandboxed frame (the frame's sandbox
- * matches the one the page's CSP sets), loaded again whenever a render succeeds; which entry to render, and a render button.
+ * The live preview: the session's last good render, framed from its own origin (never the
+ * platform's: it keeps its own cookies and may call its app's backend there), loaded again
+ * whenever a render succeeds; which entry to render, and a render button.
  */
 export function Preview({
-  id,
+  origin,
   render,
   paths,
   entry,
@@ -30,7 +31,8 @@ export function Preview({
   rendering,
   reloads,
 }: {
-  id: string;
+  /** The preview's own origin (the session's status says it). */
+  origin: string;
   render: Render;
   paths: readonly string[];
   entry: string | null;
@@ -41,7 +43,7 @@ export function Preview({
   reloads: number;
 }) {
   const scripts = paths.filter((p) => RENDERABLE.test(p));
-  const url = `/preview/${id}/`;
+  const url = `${origin}/`;
   return (
     <Card
       title="Preview"
@@ -74,9 +76,9 @@ export function Preview({
             className="stage-preview"
             title="Preview"
             src={url}
-            // As the page's own CSP sandbox (PREVIEW_CSP): scripts, forms, dialogs and popups,
-            // never the platform's origin (no allow-same-origin).
-            sandbox="allow-scripts allow-forms allow-modals allow-popups"
+            // Its own origin (allow-same-origin keeps that one, not the platform's): scripts,
+            // forms, dialogs and popups; no top navigation of the platform's page.
+            sandbox="allow-scripts allow-forms allow-modals allow-popups allow-same-origin"
           />
           <p className="ui-muted">
             Version {render.version} of {render.entry}, rendered {formatDate(render.renderedAt)}

@@ -16,6 +16,7 @@ import {
   useSearchParams,
 } from '@platform/ui';
 import { useEffect, useMemo, useState } from 'react';
+import { BinaryFile } from './binary-file';
 import { CodeEditor, type ErrorAt } from './editor';
 import { FileTree } from './file-tree';
 import { NewFile } from './new-file';
@@ -117,6 +118,8 @@ export function SessionPage() {
   const { session, render: state } = status.data;
   // Its creator, collaborators and team change it (members); others who may read it only look.
   const writable = can('stage', 'pushFiles', session);
+  // An image, a font: its bytes (base64 in `content`), shown as such, never in the editor.
+  const binary = (file as { binary?: boolean } | undefined)?.binary === true;
   const draft = selected ? drafts[selected] : undefined;
   const content = draft ?? file?.content ?? '';
   const saveSelected = () => selected && save.mutate({ path: selected, content });
@@ -163,14 +166,16 @@ export function SessionPage() {
             selected &&
             writable && (
               <>
-                <button
-                  type="button"
-                  className="ui-button ui-button-primary"
-                  disabled={save.isPending}
-                  onClick={saveSelected}
-                >
-                  {save.isPending ? 'Saving…' : 'Save'}
-                </button>
+                {!binary && (
+                  <button
+                    type="button"
+                    className="ui-button ui-button-primary"
+                    disabled={save.isPending}
+                    onClick={saveSelected}
+                  >
+                    {save.isPending ? 'Saving…' : 'Save'}
+                  </button>
+                )}
                 <ConfirmButton
                   label="Delete file"
                   question={`Delete ${selected}? The deletion is kept in its history.`}
@@ -182,7 +187,9 @@ export function SessionPage() {
           }
         >
           <ErrorBanner error={save.error ?? remove.error} />
-          {selected && file ? (
+          {selected && file && binary ? (
+            <BinaryFile path={selected} size={file.size} content={file.content} />
+          ) : selected && file ? (
             <CodeEditor
               key={selected}
               path={selected}
@@ -203,7 +210,7 @@ export function SessionPage() {
           )}
         </Card>
         <Preview
-          id={id}
+          origin={status.data.origin}
           render={state}
           paths={paths}
           entry={entry}

@@ -42,3 +42,43 @@ export async function verifyIdentity(secret: string, token: string): Promise<Ide
     return null;
   }
 }
+
+/**
+ * A short-lived token of this platform for one purpose and one audience (a sign-in hand-off to an
+ * app's origin, a visitor's session there): HS256 under a key derived for that purpose, so a token
+ * of one kind is never taken for another.
+ */
+export function signToken(
+  secret: string,
+  purpose: string,
+  audience: string,
+  claims: Record<string, unknown>,
+  ttlSeconds: number,
+): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(ISSUER)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(deriveKey(secret, purpose));
+}
+
+/** The claims of a token `signToken` made for this purpose and audience, unexpired; else null. */
+export async function verifyToken(
+  secret: string,
+  purpose: string,
+  audience: string,
+  token: string,
+): Promise<Record<string, unknown> | null> {
+  try {
+    const { payload } = await jwtVerify(token, deriveKey(secret, purpose), {
+      issuer: ISSUER,
+      audience,
+      algorithms: ['HS256'],
+    });
+    return payload;
+  } catch {
+    return null;
+  }
+}

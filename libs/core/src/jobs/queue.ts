@@ -228,7 +228,9 @@ export class JobQueue<DB = unknown> {
       outcome = definition.repeatMs
         ? { status: 'queued', afterMs: definition.repeatMs, error: null, resetAttempts: true }
         : { status: 'completed', result };
-      if (definition.repeatMs) this.log.info({ job: job.kind, result }, `${job.kind} done`);
+      // Periodic work every minute or more is worth a line; a tick every few seconds is noise.
+      if (definition.repeatMs)
+        this.log[definition.repeatMs >= 60_000 ? 'info' : 'debug']({ job: job.kind, result }, `${job.kind} done`); // prettier-ignore
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error({ err: error, job: job.id, kind: job.kind }, `job ${job.kind} failed`);

@@ -82,6 +82,7 @@ export interface JobQueueOptions {
 }
 
 export interface Logger {
+  debug(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }

@@ -28,10 +28,20 @@ export interface operations {
                             path: string;
                             /** @description Bumped by every write of the path */
                             version: number;
-                            /** @description Bytes of UTF-8 */
+                            /** @description Bytes (of UTF-8, for text) */
                             size: number;
-                            /** @description Only with `content=true` */
+                            /**
+                             * @description Present on binary files (bytes that are not UTF-8 text, or hold NUL: images, fonts); absent on text
+                             * @enum {boolean}
+                             */
+                            binary?: true;
+                            /** @description Only with `content=true`: the text, or base64 of a binary file */
                             content?: string;
+                            /**
+                             * @description Present (base64) when `content` is of a binary file
+                             * @enum {string}
+                             */
+                            encoding?: "base64";
                         }[];
                     };
                 };

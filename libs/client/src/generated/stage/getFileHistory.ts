@@ -30,7 +30,7 @@ export interface operations {
                         success: true;
                         data: {
                             version: number;
-                            /** @description Bytes of UTF-8; 0 for a deletion */
+                            /** @description Bytes (of UTF-8, for text); 0 for a deletion */
                             size: number;
                             /** @description SHA-256 of the content (hex); null for a deletion */
                             hash: string | null;

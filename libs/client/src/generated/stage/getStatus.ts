@@ -22,6 +22,8 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
+                            /** @description The preview's own origin, where the last good render is served: http://<label>.<STAGE_PREVIEW_DOMAIN>[:port] */
+                            origin: string;
                             session: {
                                 /** @description When the session was created (epoch milliseconds) */
                                 createdAt: number;
@@ -58,8 +60,13 @@ export interface operations {
                                 path: string;
                                 /** @description Bumped by every write of the path */
                                 version: number;
-                                /** @description Bytes of UTF-8 */
+                                /** @description Bytes (of UTF-8, for text) */
                                 size: number;
+                                /**
+                                 * @description Present on binary files (bytes that are not UTF-8 text, or hold NUL: images, fonts); absent on text
+                                 * @enum {boolean}
+                                 */
+                                binary?: true;
                             }[];
                         };
                     };

@@ -26,6 +26,12 @@ import type { operations as CallFunction } from './callFunction.js';
 import type { operations as ListRuns } from './listRuns.js';
 import type { operations as GetRun } from './getRun.js';
 import type { operations as GetSpreadsheet } from './getSpreadsheet.js';
+import type { operations as ListAppLogs } from './listAppLogs.js';
+import type { operations as StreamAppLogs } from './streamAppLogs.js';
+import type { operations as ListAppSecrets } from './listAppSecrets.js';
+import type { operations as SetAppSecret } from './setAppSecret.js';
+import type { operations as DeleteAppSecret } from './deleteAppSecret.js';
+import type { operations as ListAppSchedules } from './listAppSchedules.js';
 import type { operations as CreateStudioSession } from './createStudioSession.js';
 import type { operations as ListStudioSessions } from './listStudioSessions.js';
 import type { operations as RunWorkflow } from './runWorkflow.js';
@@ -57,6 +63,12 @@ export type operations = Health &
   ListRuns &
   GetRun &
   GetSpreadsheet &
+  ListAppLogs &
+  StreamAppLogs &
+  ListAppSecrets &
+  SetAppSecret &
+  DeleteAppSecret &
+  ListAppSchedules &
   CreateStudioSession &
   ListStudioSessions &
   RunWorkflow;
@@ -89,6 +101,12 @@ export const OPERATIONS = {
   listRuns: ['GET', '/api/v1/stage/apps/{sid}/runs'],
   getRun: ['GET', '/api/v1/stage/apps/{sid}/runs/{runId}'],
   getSpreadsheet: ['GET', '/api/v1/stage/apps/{sid}/spreadsheets/{spreadsheetId}'],
+  listAppLogs: ['GET', '/api/v1/stage/apps/{sid}/logs'],
+  streamAppLogs: ['GET', '/api/v1/stage/apps/{sid}/logs/stream'],
+  listAppSecrets: ['GET', '/api/v1/stage/apps/{sid}/secrets'],
+  setAppSecret: ['PUT', '/api/v1/stage/apps/{sid}/secrets/{name}'],
+  deleteAppSecret: ['DELETE', '/api/v1/stage/apps/{sid}/secrets/{name}'],
+  listAppSchedules: ['GET', '/api/v1/stage/apps/{sid}/schedules'],
   createStudioSession: ['POST', '/api/v1/studio/sessions'],
   listStudioSessions: ['GET', '/api/v1/studio/sessions'],
   runWorkflow: ['POST', '/api/v1/run/{appSid}/{workflowName}'],
@@ -123,6 +141,12 @@ export const ACCESS = {
   listRuns: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
   getRun: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
   getSpreadsheet: {"resource":"stage.spreadsheet","action":"read","rule":"owner","scope":"stage:read"},
+  listAppLogs: {"resource":"stage.log","action":"read","rule":"owner","scope":"stage:read"},
+  streamAppLogs: {"resource":"stage.log","action":"read","rule":"owner","scope":"stage:read"},
+  listAppSecrets: {"resource":"stage.secret","action":"read","rule":"owner","scope":"stage:read"},
+  setAppSecret: {"resource":"stage.secret","action":"update","rule":"owner","scope":"stage:write"},
+  deleteAppSecret: {"resource":"stage.secret","action":"delete","rule":"owner","scope":"stage:write"},
+  listAppSchedules: {"resource":"stage.schedule","action":"read","rule":"owner","scope":"stage:read"},
   createStudioSession: {"resource":"stage.session","action":"create","rule":"owner","scope":"stage:write"},
   listStudioSessions: {"resource":"stage.session","action":"read","rule":"viewer","scope":"stage:read"},
   runWorkflow: {"resource":"stage.workflow","action":"invoke","rule":"member","scope":"stage:write"},

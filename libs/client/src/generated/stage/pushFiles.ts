@@ -13,9 +13,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Absolute path (`/app/main.tsx`) → content; at least one. Every file is written, or none; each write is a new version of its path. */
+                    /** @description Absolute path (`/app/main.tsx`) → content: the text, or `{ "content": "<base64>", "encoding": "base64" }` for bytes (images, fonts); at least one. Every file is written, or none; each write is a new version of its path. */
                     files: {
-                        [key: string]: string;
+                        [key: string]: string | {
+                            /** @description The text, or base64 (RFC 4648) of the bytes */
+                            content: string;
+                            /**
+                             * @description base64: `content` is the base64 of the bytes; utf8 (default): the text
+                             * @enum {unknown}
+                             */
+                            encoding?: "utf8" | "base64";
+                        };
                     };
                 };
             };
@@ -38,8 +46,13 @@ export interface operations {
                                 path: string;
                                 /** @description Bumped by every write of the path */
                                 version: number;
-                                /** @description Bytes of UTF-8 */
+                                /** @description Bytes (of UTF-8, for text) */
                                 size: number;
+                                /**
+                                 * @description Present on binary files (bytes that are not UTF-8 text, or hold NUL: images, fonts); absent on text
+                                 * @enum {boolean}
+                                 */
+                                binary?: true;
                             }[];
                         };
                     };

@@ -17,7 +17,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file content */
+            /** @description The file content: text, or the bytes of a binary file */
             200: {
                 headers: {
                     [name: string]: unknown;

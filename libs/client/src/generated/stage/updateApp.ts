@@ -43,6 +43,12 @@ export interface operations {
                         /** @default origin */
                         remoteName?: string;
                     } | null;
+                    /** @description private: visitors sign in through the platform (handed off to the app's origin), and its backend is told who they are; public: anyone, anonymously */
+                    visibility?: "private" | "public";
+                    /** @description Origins its pages may fetch besides their own (CSP connect-src), e.g. https://api.example.com */
+                    connectOrigins?: string[];
+                    /** @description Scopes of its backend's platform calls (it acts as the app, for whoever last published or changed it, never as its visitor, and never with more than their role): default inference:invoke, communication:write, billing:write, pulse:ingest, ledger:write (what @stage/inference and the workflow blocks need) */
+                    scopes?: string[];
                     /** @description The team it belongs to: a catalog owner the caller is in (any, for an admin) */
                     team?: string | (never | null);
                 };
@@ -82,8 +88,16 @@ export interface operations {
                                 /** @description When it was linked (set by the server) (epoch milliseconds) */
                                 linkedAt: number;
                             } | null;
-                            /** @description Where its frontend is served: /app/<sid>/ */
+                            /** @description Its address on the platform: /app/<sid>/, which redirects to its own origin */
                             url: string;
+                            /** @description Its own origin, where its pages, files and backend (/api/*) are served: http://<label>.<STAGE_APPS_DOMAIN>[:port] */
+                            origin: string;
+                            /** @description private: visitors sign in through the platform (handed off to the app's origin), and its backend is told who they are; public: anyone, anonymously */
+                            visibility: "private" | "public";
+                            /** @description Origins its pages may fetch besides their own (CSP connect-src), e.g. https://api.example.com */
+                            connectOrigins: string[];
+                            /** @description Scopes of its backend's platform calls (it acts as the app, for whoever last published or changed it, never as its visitor, and never with more than their role): default inference:invoke, communication:write, billing:write, pulse:ingest, ledger:write (what @stage/inference and the workflow blocks need) */
+                            scopes: string[];
                             /** @description When it was published first (epoch milliseconds) */
                             createdAt: number;
                             /** @description Its last change (epoch milliseconds) */

@@ -1,0 +1,138 @@
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import { notFound, sendError, type ErrorCode, type Identity } from '@platform/core';
+import type { StageContext } from '../workflows/run.js';
+import { BACKEND_ENTRIES } from './bundle.js';
+import { BuildCache } from './cache.js';
+import { responseHeaders } from './forward.js';
+import { headersProblem } from './headers.js';
+import { callFailure, hostCall } from './host.js';
+import { runBackend } from './logs.js';
+import { outboundFor } from './outbound.js';
+import type { BackendEnv, Failure, FailureKind, WireRequest } from './protocol.js';
+import { appForBackend, type BackendApp } from './repository.js';
+import { BackendRuntime } from './supervisor.js';
+
+/** Each failure's status and code; the kind itself is in the x-stage-backend-error header. */
+const FAILURES: Record<FailureKind | 'build', [number, ErrorCode]> = {
+  build: [502, 'BAD_GATEWAY'],
+  boot: [502, 'BAD_GATEWAY'],
+  'bad-export': [502, 'BAD_GATEWAY'],
+  threw: [502, 'BAD_GATEWAY'],
+  'bad-response': [502, 'BAD_GATEWAY'],
+  'too-large': [502, 'BAD_GATEWAY'],
+  memory: [502, 'BAD_GATEWAY'],
+  timeout: [504, 'BAD_GATEWAY'],
+  recycled: [503, 'SERVICE_UNAVAILABLE'],
+  crashed: [503, 'SERVICE_UNAVAILABLE'],
+};
+
+function fail(
+  reply: FastifyReply,
+  sid: string,
+  failure: Failure | { kind: 'build'; message: string },
+) {
+  const { kind, message } = failure;
+  const [status, code] = FAILURES[kind];
+  reply.header('x-stage-backend-error', kind);
+  if ('retryAfter' in failure && failure.retryAfter) reply.header('retry-after', String(failure.retryAfter)); // prettier-ignore
+  return sendError(reply, code, `The backend of app ${sid} failed (${kind}): ${message}`, status);
+}
+
+/**
+ * Who a backend's platform calls act as: the app itself, never its visitor. A key-like identity
+ * holding the scopes the app declares, for the person who last published or changed it (whose
+ * code it runs), with at most the role they had then (never admin), and the app's team.
+ */
+export function appIdentity(app: BackendApp): Identity {
+  return {
+    kind: 'key',
+    keyId: `app:${app.sid}`,
+    name: `app ${app.name} (${app.sid})`,
+    role: app.publisher_role === 'viewer' ? 'viewer' : 'member',
+    scopes: app.scopes,
+    owner: app.published_by,
+    team: app.team,
+  };
+}
+
+/** How a request reaches the backend: the wire request, and what the backend is told of it. */
+export interface BackendCall {
+  /** The request as the isolate gets it, built from the app (see forward.ts). */
+  request: (app: BackendApp) => WireRequest;
+  /** Who visits (env.auth): a person signed in to the app, a key or service, or anonymous. */
+  auth: BackendEnv['auth'];
+  /** Where the backend is mounted as the visitor sees it (env.app.basePath). */
+  basePath: string;
+  /** Answered on the app's own origin: its cookies may be set, its CSP is the app's. */
+  ownOrigin: { csp: string } | null;
+}
+
+export interface BackendRunner {
+  runtime: BackendRuntime;
+  /** The bundles by version of the apps' files (scheduled runs use them too). */
+  builds: BuildCache;
+  close(): Promise<void>;
+  /** Runs the request in the app's backend and answers with what it answered (or a failure). */
+  handle(reply: FastifyReply, sid: string, call: BackendCall): Promise<FastifyReply>;
+}
+
+const runners = new WeakMap<object, BackendRunner>();
+
+/**
+ * The one runtime of app backends of a service instance (its isolates, its build cache) and the
+ * handler every route that reaches a backend uses: /stage/:sid/api/* on the platform's origin and
+ * /api/* on the app's own.
+ */
+export function backendRunner(ctx: StageContext, log: FastifyBaseLogger): BackendRunner {
+  // One per mount of the service: its job queue is (route files may get copies of the context).
+  const existing = runners.get(ctx.jobs);
+  if (existing) return existing;
+  const { db, config } = ctx;
+  const limits = config.backends;
+  const builds = new BuildCache(db, limits.maxIsolates * 2, config);
+  const runtime = new BackendRuntime(
+    limits,
+    (sid, context, op, args) => hostCall(ctx, sid, context, op, args),
+    (error) => callFailure(error, log),
+    log,
+  );
+  const runner: BackendRunner = {
+    runtime,
+    builds,
+    // The runtime, the build cache and the backends' outbound connections (outbound.ts).
+    close: async () =>
+      void (await Promise.all([runtime.close(), builds.close(), outboundFor(ctx).close()])),
+    async handle(reply: FastifyReply, sid: string, call: BackendCall) {
+      const found = await appForBackend(db, sid);
+      if (!found) throw notFound('App', sid);
+      const build = await builds.get(found);
+      if (build.kind === 'none')
+        throw notFound(`Backend of app ${sid} (add ${BACKEND_ENTRIES[0]} to its session)`);
+      if (build.kind === 'error')
+        return fail(reply, sid, { kind: 'build', message: build.message });
+      // With the app's secrets in env; its console lines kept (logs.ts).
+      const meta = { requestId: reply.request.id, source: 'request' as const };
+      const outcome = await runBackend(ctx, runtime, {
+        sid,
+        hash: build.hash,
+        code: build.code,
+        request: call.request(found),
+        env: {
+          auth: call.auth,
+          app: { sid, name: found.name, config: found.config, basePath: call.basePath },
+        },
+        context: { sid, identity: appIdentity(found) },
+      }, meta, log); // prettier-ignore
+      if (!outcome.ok) return fail(reply, sid, outcome.failure);
+      const { status, headers, body } = outcome.response;
+      const problem = headersProblem(headers);
+      if (problem) return fail(reply, sid, { kind: 'bad-response', message: problem });
+      return reply
+        .code(status)
+        .headers(responseHeaders(headers, call.ownOrigin))
+        .send(Buffer.from(body));
+    },
+  };
+  runners.set(ctx.jobs, runner);
+  return runner;
+}
