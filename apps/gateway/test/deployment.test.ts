@@ -40,15 +40,19 @@ function variablesRead(readConfig: (env: Record<string, string | undefined>) => 
 // A family of variables (`CHANNEL_*`) is read by enumerating the environment, and one a record
 // names (`<provider envVar>`) when it is used: neither by a name known in advance.
 const byName = (v: { name: string }) => !v.name.endsWith('*') && !/^<[a-z]/.test(v.name);
-const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) =>
-  list
-    .filter(byName)
-    .flatMap((v) =>
-      v.name.includes('<NAME>')
-        ? names.map((n) => v.name.replace('<NAME>', n.toUpperCase()))
-        : [v.name],
-    )
-    .sort();
+/** The names declared, once each (PUBLIC_URL is the identity service's and the sandbox's). */
+const documented = (list: ReadonlyArray<{ name: string }>, names: string[]) => [
+  ...new Set(
+    list
+      .filter(byName)
+      .flatMap((v) =>
+        v.name.includes('<NAME>')
+          ? names.map((n) => v.name.replace('<NAME>', n.toUpperCase()))
+          : [v.name],
+      )
+      .sort(),
+  ),
+];
 
 const serviceVariables = SERVICES.flatMap((s) => s.variables ?? []);
 const standaloneVariables = (service: ServiceManifest) =>
