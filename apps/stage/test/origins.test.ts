@@ -87,9 +87,9 @@ describe('a private app (the default)', () => {
 
     const { cookie } = await signIn(`/app/${sid}`, host, ADA, '/deep/page?x=1');
     expect((await get(host, '/', { cookie })).statusCode).toBe(200);
-    const who = (await get(host, '/api/who?q=1', { cookie: `${cookie}; mine=1` })).json();
+    const who = (await get(host, '/api/who%3Fx/y?q=1', { cookie: `${cookie}; mine=1` })).json();
     expect(who).toEqual({
-      url: `http://${host}/who?q=1`,
+      url: `http://${host}/who%3Fx/y?q=1`,
       auth: { kind: 'user', email: 'ada@example.com', name: 'Ada' },
       user: 'ada@example.com',
       // Its own cookies reach it (the visitor's sign-in is the platform's: not forwarded).

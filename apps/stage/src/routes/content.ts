@@ -88,7 +88,6 @@ function originRoutes(kind: 'app' | 'preview'): ServiceRoutes<StageDatabase, Sta
       const { label, '*': path = '' } = request.params as { label: string; '*'?: string };
       // The path as the client sent it (still percent-encoded), after /__apps/<label>.
       const sent = request.url.slice(`${prefix}/${label}`.length) || '/';
-      const search = sent.includes('?') ? sent.slice(sent.indexOf('?')) : '';
       const origins = originsFor(request, config.origins);
       const id = idOfLabel(label);
       const site = id === null ? undefined : await siteOf(id);
@@ -126,9 +125,11 @@ function originRoutes(kind: 'app' | 'preview'): ServiceRoutes<StageDatabase, Sta
         if (!site.app)
           return sendError(reply, 'NOT_FOUND', `Session ${site.id} serves no app: publish it to run its backend`); // prettier-ignore
         const env = visitorAuth(visitor);
+        // After /api, as sent (`/api/a%3Fb` is the path /a%3Fb, not /a?b).
+        const after = sent.slice('/api'.length);
+        const rest = after.startsWith('/') ? after : `/${after}`;
         return runner.handle(reply, site.app.sid, {
-          request: () =>
-            wireRequest(request, { sid: site.app!.sid, origin, rest: `${path.slice(3) || '/'}${search}` }, env, true), // prettier-ignore
+          request: () => wireRequest(request, { sid: site.app!.sid, origin, rest }, env, true),
           auth: env,
           basePath: '/api',
           ownOrigin: { csp },

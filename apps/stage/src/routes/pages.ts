@@ -20,7 +20,8 @@ import { handoffToken, safePath, SIGNIN_PATH, type Audience } from '../visitors.
 
 const Key = Type.String({ minLength: 1, maxLength: 100 });
 const params = Type.Object({ key: Key, '*': Type.Optional(Type.String()) });
-const SigninQuery = Type.Object({ to: Type.Optional(Type.String({ maxLength: 2000 })) });
+// A longer `to` (up to the request line's limit) comes back to `/`: safePath decides, not a 400.
+const SigninQuery = Type.Object({ to: Type.Optional(Type.String({ maxLength: 16_384 })) });
 
 /** The rest of the address after /<mount>/<key>, as the client sent it (still encoded). */
 const rest = (request: FastifyRequest) => request.url.split('/').slice(3).join('/');
