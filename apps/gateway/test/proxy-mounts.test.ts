@@ -123,7 +123,7 @@ describe('with authentication on', () => {
     // On its own origin, page and files alike: to the platform, to sign in and come back.
     for (const path of ['/', '/__render/bundle.js']) {
       const page = await as('GET', path, undefined, undefined, hostOf(id, 'preview'));
-      expect([page.statusCode, page.headers.location]).toEqual([302, `http://localhost:3000/preview/${id}/__signin?to=${encodeURIComponent(path)}`]); // prettier-ignore
+      expect([page.statusCode, page.headers.location]).toEqual([302, expect.stringMatching(`^http://localhost:3000/preview/${id}/__signin\\?to=${encodeURIComponent(path)}&state=[\\w-]{32}$`)]); // prettier-ignore
     }
     // There, a person is handed over; a key is not a person; no one signed in is sent to sign in.
     expect((await as('GET', `/preview/${id}/__signin`, undefined, KEY)).statusCode).toBe(403);

@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signToken, verifyToken, type AuthSettings } from '@platform/core';
 
 // Signing in to an app's (or a preview's) own origin, which the platform's cookie never reaches:
-// the app's origin sends the visitor to the platform (GET /app/<sid>/__signin?to=<path>), where
-// the person signs in as usual; the platform hands a one-minute token for that origin alone back
-// in one redirect (/__platform/signin?token=), and the origin keeps a visitor cookie of its own,
-// host-only and HttpOnly, for STAGE_VISITOR_SESSION_MINUTES. Public apps have no visitors.
+// the app's origin keeps a random state in a cookie and sends the visitor to the platform
+// (GET /app/<sid>/__signin?to=<path>&state=), where the person signs in as usual; the platform
+// hands a one-minute token for that origin and that state back in one redirect
+// (/__platform/signin?token=), which only the browser holding the state may use; the origin then
+// keeps a visitor cookie of its own, host-only and HttpOnly, for STAGE_VISITOR_SESSION_MINUTES.
+// Public apps have no visitors.
 
 export const VISITOR_COOKIE = 'stage_visitor';
 export const SIGNIN_PATH = '__platform/signin';
@@ -40,19 +43,38 @@ export function safePath(to: unknown): string {
   }
 }
 
+/** A hand-off's state: what ties its return to the browser that left (a cookie of the origin). */
+export const STATE_COOKIE = 'stage_handoff';
+const STATE = /^[A-Za-z0-9_-]{22,64}$/;
+
 export const handoffToken = (
   auth: AuthSettings,
   audience: Audience,
   visitor: Visitor,
-  to: string,
+  { to, state }: { to: string; state: string },
 ) =>
-  signToken(secretOf(auth), HANDOFF, audience, { ...visitor, to: safePath(to) }, HANDOFF_SECONDS);
+  signToken(secretOf(auth), HANDOFF, audience, { ...visitor, to: safePath(to), state }, HANDOFF_SECONDS); // prettier-ignore
 
-/** The visitor and path of a hand-off token for this origin; null when it is not one. */
-export async function acceptHandoff(auth: AuthSettings, audience: Audience, token: unknown) {
+/** Whether `state` (a query parameter) may be one this service made. */
+export const isState = (state: unknown): state is string =>
+  typeof state === 'string' && STATE.test(state);
+
+/**
+ * The visitor and path of a hand-off token for this origin, coming back to the browser that
+ * left it (its state cookie names the token's state: a link to someone else's token, or one
+ * replayed elsewhere, is refused); null otherwise.
+ */
+export async function acceptHandoff(
+  request: FastifyRequest,
+  auth: AuthSettings,
+  audience: Audience,
+  token: unknown,
+) {
   if (typeof token !== 'string' || token.length > 4096) return null;
+  const state = request.cookies?.[STATE_COOKIE];
+  if (!isState(state) || countOf(request, STATE_COOKIE) > 1) return null;
   const claims = await verifyToken(secretOf(auth), HANDOFF, audience, token);
-  if (!claims || typeof claims.email !== 'string') return null;
+  if (!claims || typeof claims.email !== 'string' || claims.state !== state) return null;
   const visitor: Visitor = {
     email: claims.email,
     name: typeof claims.name === 'string' ? claims.name : null,
@@ -78,14 +100,25 @@ export async function setVisitorCookie(
   { minutes, origin }: { minutes: number; origin: string },
 ) {
   const token = await signToken(secretOf(auth), VISITOR, audience, { ...visitor }, minutes * 60);
-  const secure = secureContext(origin);
-  reply.setCookie(VISITOR_COOKIE, token, {
-    httpOnly: true,
-    path: '/',
-    maxAge: minutes * 60,
-    ...(secure ? { secure: true, sameSite: 'none', partitioned: true } : { sameSite: 'lax' }),
-  });
+  reply.setCookie(VISITOR_COOKIE, token, cookieOptions(origin, minutes * 60));
+  reply.clearCookie(STATE_COOKIE, cookieOptions(origin, 0));
 }
+
+/** Starts a hand-off on `origin`: its state, kept in a cookie there for five minutes. */
+export function startHandoff(reply: FastifyReply, origin: string): string {
+  const state = randomBytes(24).toString('base64url');
+  reply.setCookie(STATE_COOKIE, state, cookieOptions(origin, 300));
+  return state;
+}
+
+const cookieOptions = (origin: string, maxAge: number) => ({
+  httpOnly: true,
+  path: '/',
+  maxAge,
+  ...(secureContext(origin)
+    ? { secure: true, sameSite: 'none' as const, partitioned: true }
+    : { sameSite: 'lax' as const }),
+});
 
 export const clearVisitorCookie = (reply: FastifyReply) =>
   reply.clearCookie(VISITOR_COOKIE, { path: '/', httpOnly: true });

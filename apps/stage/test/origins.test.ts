@@ -40,18 +40,28 @@ const as = async (identity: Identity) => ({
 const get = (host: string, url: string, headers: Record<string, string> = {}, method = 'GET') =>
   b.s.svc.app.inject({ method: method as 'GET', url, headers: { host, ...headers } });
 
-/** Signs `who` in to the app's (or preview's) origin through the platform: its visitor cookie. */
+/**
+ * Signs `who` in to the app's (or preview's) origin through the platform, as a browser does: the
+ * origin sends it away with a state (and its cookie), the platform hands a token back for that
+ * state, the origin sets its visitor cookie.
+ */
 async function signIn(start: string, host: string, who: Identity, to = '/') {
-  const handoff = await get(PLATFORM, `${start}/__signin?to=${encodeURIComponent(to)}`, await as(who)); // prettier-ignore
+  const leave = await get(host, to);
+  const away = new URL(String(leave.headers.location));
+  expect([leave.statusCode, away.origin, away.pathname]).toEqual([302, `http://${PLATFORM}`, `${start}/__signin`]); // prettier-ignore
+  const state = String(leave.headers['set-cookie']).split(';')[0];
+  expect(state).toMatch(/^stage_handoff=[\w-]{32}$/);
+  const handoff = await get(PLATFORM, `${away.pathname}${away.search}`, await as(who));
   expect(handoff.statusCode).toBe(302);
   const target = new URL(String(handoff.headers.location));
   expect(target.host).toBe(host);
-  const back = await get(host, `${target.pathname}${target.search}`);
+  const back = await get(host, `${target.pathname}${target.search}`, { cookie: state });
   expect([back.statusCode, back.headers.location]).toEqual([302, to]);
-  const cookie = String(back.headers['set-cookie']);
+  const [cookie, cleared] = back.headers['set-cookie'] as string[];
   // *.localhost keeps Secure cookies: partitioned, so that a preview framed by the platform has it.
   expect(cookie).toMatch(/^stage_visitor=[^;]+; Max-Age=3600; Path=\/; HttpOnly; Secure; Partitioned; SameSite=None$/); // prettier-ignore
-  return { cookie: cookie.split(';')[0], token: target.searchParams.get('token')! };
+  expect(cleared).toMatch(/^stage_handoff=; Max-Age=0/);
+  return { cookie: cookie.split(';')[0], token: target.searchParams.get('token')!, state };
 }
 
 describe('labels and configuration', () => {
@@ -81,7 +91,7 @@ describe('a private app (the default)', () => {
     expect(app).toMatchObject({ visibility: 'private', origin: `http://${host}`, scopes: expect.arrayContaining(['inference:invoke', 'communication:write']) }); // prettier-ignore
 
     const page = await get(host, '/deep/page?x=1');
-    expect([page.statusCode, page.headers.location]).toEqual([302, `http://${PLATFORM}/app/${sid}/__signin?to=%2Fdeep%2Fpage%3Fx%3D1`]); // prettier-ignore
+    expect([page.statusCode, page.headers.location]).toEqual([302, expect.stringMatching(`^http://${PLATFORM}/app/${sid}/__signin\\?to=%2Fdeep%2Fpage%3Fx%3D1&state=[\\w-]{32}$`)]); // prettier-ignore
     const api = await get(host, '/api/who');
     expect([api.statusCode, api.json().error.code]).toEqual([401, 'UNAUTHORIZED']);
 
@@ -101,11 +111,22 @@ describe('a private app (the default)', () => {
   it('takes a hand-off token only on the origin it was made for, and only as it was signed', async () => {
     const one = await published();
     const two = await published();
-    const { token, cookie } = await signIn(`/app/${one.sid}`, one.host, ADA);
-    const elsewhere = await get(two.host, `/__platform/signin?token=${token}`);
+    const { token, cookie, state } = await signIn(`/app/${one.sid}`, one.host, ADA);
+    const elsewhere = await get(two.host, `/__platform/signin?token=${token}`, { cookie: state });
     expect([elsewhere.statusCode, elsewhere.headers['set-cookie']]).toEqual([400, undefined]);
-    const tampered = await get(one.host, `/__platform/signin?token=${token.slice(0, -2)}xx`);
+    const tampered = await get(one.host, `/__platform/signin?token=${token.slice(0, -2)}xx`, { cookie: state }); // prettier-ignore
     expect(tampered.statusCode).toBe(400);
+    // Only in the browser that left with its state: a link to someone's token, a replay, are not.
+    expect((await get(one.host, `/__platform/signin?token=${token}`)).statusCode).toBe(400);
+    const otherState = { cookie: 'stage_handoff=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
+    expect((await get(one.host, `/__platform/signin?token=${token}`, otherState)).statusCode).toBe(400); // prettier-ignore
+    expect((await get(one.host, `/__platform/signin?token=${token}`, { cookie: state })).statusCode).toBe(302); // prettier-ignore
+    // A hand-off not started by the origin (no state) just sends the person there.
+    const unstarted = await get(PLATFORM, `/app/${one.sid}/__signin?to=%2Fy`, await as(ADA));
+    expect([unstarted.statusCode, unstarted.headers.location]).toEqual([
+      302,
+      `http://${one.host}/y`,
+    ]);
     // A visitor cookie of one app means nothing to another.
     expect((await get(two.host, '/', { cookie })).statusCode).toBe(302);
     // Only a person signs in; an unknown app is 404.

@@ -13,6 +13,7 @@ import {
   safePath,
   setVisitorCookie,
   SIGNIN_PATH,
+  startHandoff,
   SIGNOUT_PATH,
   visitorOf,
   type Audience,
@@ -98,7 +99,7 @@ function originRoutes(kind: 'app' | 'preview'): ServiceRoutes<StageDatabase, Sta
       const origin = kind === 'app' ? origins.app(site.id) : origins.preview(site.id);
 
       if (path === SIGNIN_PATH) {
-        const accepted = auth.enabled && !site.isPublic && (await acceptHandoff(auth, audience, (request.query as { token?: unknown }).token)); // prettier-ignore
+        const accepted = auth.enabled && !site.isPublic && (await acceptHandoff(request, auth, audience, (request.query as { token?: unknown }).token)); // prettier-ignore
         if (!accepted) return notice(reply, 400, 'This sign-in link is not valid or has expired: open the page again'); // prettier-ignore
         await setVisitorCookie(reply, auth, audience, accepted.visitor, { minutes: config.origins.visitorMinutes, origin }); // prettier-ignore
         reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
@@ -117,7 +118,8 @@ function originRoutes(kind: 'app' | 'preview'): ServiceRoutes<StageDatabase, Sta
         if (PAGE_METHODS.includes(request.method) && !isApi) {
           const to = encodeURIComponent(safePath(sent));
           const start = kind === 'app' ? `app/${site.id}` : `preview/${site.id}`;
-          return reply.redirect(`${origins.platform}/${start}/__signin?to=${to}`, 302);
+          const state = startHandoff(reply, origin);
+          return reply.redirect(`${origins.platform}/${start}/__signin?to=${to}&state=${state}`, 302); // prettier-ignore
         }
         return sendError(reply, 'UNAUTHORIZED', `Sign in first: open ${origin}/ in the browser, which signs you in through the platform`); // prettier-ignore
       }

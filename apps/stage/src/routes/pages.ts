@@ -12,7 +12,7 @@ import type { StageDatabase } from '../database.js';
 import { originsFor } from '../origins.js';
 import { findAppBySid } from '../repositories/apps.js';
 import { findSessionOwnership } from '../repositories/sessions.js';
-import { handoffToken, safePath, SIGNIN_PATH, type Audience } from '../visitors.js';
+import { handoffToken, isState, safePath, SIGNIN_PATH, type Audience } from '../visitors.js';
 
 // On the platform's origin, /app/<sid>/... and /preview/<id>/... only send the browser to the
 // app's or preview's own origin (origins.ts), and /app/<sid>/__signin hands a signed-in person
@@ -21,7 +21,10 @@ import { handoffToken, safePath, SIGNIN_PATH, type Audience } from '../visitors.
 const Key = Type.String({ minLength: 1, maxLength: 100 });
 const params = Type.Object({ key: Key, '*': Type.Optional(Type.String()) });
 // A longer `to` (up to the request line's limit) comes back to `/`: safePath decides, not a 400.
-const SigninQuery = Type.Object({ to: Type.Optional(Type.String({ maxLength: 16_384 })) });
+const SigninQuery = Type.Object({
+  to: Type.Optional(Type.String({ maxLength: 16_384 })),
+  state: Type.Optional(Type.String({ maxLength: 100 })),
+});
 
 /** The rest of the address after /<mount>/<key>, as the client sent it (still encoded). */
 const rest = (request: FastifyRequest) => request.url.split('/').slice(3).join('/');
@@ -33,8 +36,9 @@ const moved = (resource: string) => ({
 });
 
 /**
- * GET <key>/__signin?to=<path>: the signed-in caller, handed to `origin` (a one-minute token in
- * one redirect); with authentication off, straight there.
+ * GET <key>/__signin?to=<path>&state=<the origin's>: the signed-in caller, handed to `origin` (a
+ * one-minute token for that state, in one redirect); with authentication off, or without a state
+ * (not started by the origin), straight there, where a hand-off starts if one is needed.
  */
 async function handOff(
   request: FastifyRequest,
@@ -49,7 +53,11 @@ async function handOff(
   const identity = request.identity;
   if (identity.kind !== 'user')
     throw new ApiError('FORBIDDEN', 'Only a person signs in to an app: API clients call /stage/<sid>/api/* with their key'); // prettier-ignore
-  const token = await handoffToken(auth, audience, { email: identity.email, name: identity.name }, to); // prettier-ignore
+  // Started by the origin (its state cookie): otherwise, from there.
+  const { state } = request.query as { state?: string };
+  if (!isState(state)) return reply.redirect(`${origin}${to}`, 302);
+  const person = { email: identity.email, name: identity.name };
+  const token = await handoffToken(auth, audience, person, { to, state });
   reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
   return reply.redirect(`${origin}/${SIGNIN_PATH}?token=${encodeURIComponent(token)}`, 302);
 }
