@@ -42,9 +42,13 @@ export function sharedOf(db: InferenceDb, app: FastifyInstance): Shared {
   });
 }
 
-/** The app a sandbox app's call is charged to: only the stage service may name one. */
+/**
+ * The app a sandbox app's call is charged to: the app itself (its backend's identity,
+ * `app:<sid>`), or the one the stage service names.
+ */
 export function callingApp(request: FastifyRequest): string | null {
   const { identity } = request;
+  if (identity?.kind === 'key' && identity.keyId.startsWith('app:')) return identity.keyId.slice(4);
   if (identity?.kind !== 'service' || identity.name !== 'stage') return null;
   const header = request.headers['x-stage-app'];
   return typeof header === 'string' && header ? header.slice(0, 100) : null;

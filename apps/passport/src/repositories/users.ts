@@ -3,7 +3,10 @@ import type { PassportDb } from '../database.js';
 import { announceRevocation } from './credentials.js';
 
 /** Everyone known to the platform (signed in once, or given a role), with their last sign-in. */
-export function listPeople(db: PassportDb, page: { limit: number; offset: number }) {
+export function listPeople(
+  db: PassportDb,
+  page: { limit: number; offset: number; email?: string },
+) {
   const seen = db
     .selectFrom('sessions')
     .select([sql<string>`lower(email)`.as('email'), sql<Date>`max(created_at)`.as('signed_in')])
@@ -18,6 +21,9 @@ export function listPeople(db: PassportDb, page: { limit: number; offset: number
       'u.updated_at',
       's.signed_in',
     ])
+    .$if(page.email !== undefined, (q) =>
+      q.where(sql<boolean>`coalesce(u.email, s.email) = ${page.email!.toLowerCase()}`),
+    )
     .orderBy(sql`coalesce(u.email, s.email)`)
     .limit(page.limit)
     .offset(page.offset)

@@ -55,7 +55,7 @@ export const userRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async
         operationId: 'listUsers',
         summary: 'People and their roles',
         description:
-          'Everyone who signed in or was given a role, by email; role filters. Admins only. A member of an AUTH_ADMIN_GROUPS group is an admin at each request whatever is shown here.',
+          'Everyone who signed in or was given a role, by email; role and email (one person) filter. Admins only. A member of an AUTH_ADMIN_GROUPS group is an admin at each request whatever is shown here.',
         querystring: UserListQuery,
         response: responses({ 200: Type.Array(UserSchema) }),
       },

@@ -23,4 +23,7 @@ export const RoleInputSchema = Type.Object({ role: RoleSchema });
 
 export const UserListQuery = PagedQuery({
   role: Type.Optional(RoleSchema),
+  email: Type.Optional(
+    Type.String({ minLength: 3, maxLength: 254, description: 'This person only (any case)' }),
+  ),
 });

@@ -41,17 +41,44 @@ function fail(
 /**
  * Who a backend's platform calls act as: the app itself, never its visitor. A key-like identity
  * holding the scopes the app declares, for the person who last published or changed it (whose
- * code it runs), with at most the role they had then (never admin), and the app's team.
+ * code it runs), with at most their role (never admin), and the app's team.
  */
-export function appIdentity(app: BackendApp): Identity {
+export function appIdentity(app: BackendApp, role: 'viewer' | 'member'): Identity {
   return {
     kind: 'key',
     keyId: `app:${app.sid}`,
     name: `app ${app.name} (${app.sid})`,
-    role: app.publisher_role === 'viewer' ? 'viewer' : 'member',
+    role,
     scopes: app.scopes,
     owner: app.published_by,
     team: app.team,
+  };
+}
+
+const ROLE_TTL_MS = 30_000;
+
+/**
+ * The role an app's backend acts with: its publisher's now, as the identity service says (asked
+ * at most every 30 s a person), capped at member; the role they had when publishing when it
+ * cannot say (not reachable, or no such person), and for a team key's apps.
+ */
+function publisherRoles(ctx: StageContext, log: FastifyBaseLogger) {
+  const cache = new Map<string, { role: 'viewer' | 'member'; until: number }>();
+  return async (app: BackendApp): Promise<'viewer' | 'member'> => {
+    const email = app.published_by;
+    if (!ctx.auth.enabled || !email || email.startsWith('key:')) return app.publisher_role;
+    const hit = cache.get(email);
+    if (hit && hit.until > Date.now()) return hit.role;
+    let role = app.publisher_role;
+    try {
+      const [person] = await ctx.platform.passport.listUsers({ query: { email, limit: 1 } });
+      if (person) role = person.role === 'viewer' ? 'viewer' : 'member';
+    } catch (error) {
+      log.warn({ err: error }, "stage backend: the publisher's role is unknown; using the one recorded"); // prettier-ignore
+    }
+    if (cache.size > 10_000) cache.clear();
+    cache.set(email, { role, until: Date.now() + ROLE_TTL_MS });
+    return role;
   };
 }
 
@@ -74,6 +101,8 @@ export interface BackendRunner {
   close(): Promise<void>;
   /** Runs the request in the app's backend and answers with what it answered (or a failure). */
   handle(reply: FastifyReply, sid: string, call: BackendCall): Promise<FastifyReply>;
+  /** Who the app's backend acts as now (appIdentity with its publisher's current role). */
+  identityOf(app: BackendApp): Promise<Identity>;
 }
 
 const runners = new WeakMap<object, BackendRunner>();
@@ -96,7 +125,10 @@ export function backendRunner(ctx: StageContext, log: FastifyBaseLogger): Backen
     (error) => callFailure(error, log),
     log,
   );
+  const roleOf = publisherRoles(ctx, log);
+  const identityOf = async (app: BackendApp) => appIdentity(app, await roleOf(app));
   const runner: BackendRunner = {
+    identityOf,
     runtime,
     builds,
     // The runtime, the build cache and the backends' outbound connections (outbound.ts).
@@ -121,7 +153,7 @@ export function backendRunner(ctx: StageContext, log: FastifyBaseLogger): Backen
           auth: call.auth,
           app: { sid, name: found.name, config: found.config, basePath: call.basePath },
         },
-        context: { sid, identity: appIdentity(found) },
+        context: { sid, identity: await identityOf(found) },
       }, meta, log); // prettier-ignore
       if (!outcome.ok) return fail(reply, sid, outcome.failure);
       const { status, headers, body } = outcome.response;

@@ -14,7 +14,7 @@ import { BACKEND_ENTRIES } from './bundle.js';
 import { runBackend } from './logs.js';
 import type { WireRequest } from './protocol.js';
 import { appForBackend } from './repository.js';
-import { appIdentity, backendRunner } from './runner.js';
+import { backendRunner } from './runner.js';
 import { nextTick, type ScheduleDefinition } from './schedule-config.js';
 
 // App schedules (schedule-config.ts) on the durable jobs: a periodic job (one row, so one
@@ -80,7 +80,7 @@ async function runRoute(
       auth: { kind: 'schedule', email: null, name: run.schedule },
       app: { sid, name: found.name, config: found.config, basePath: '/api' },
     },
-    context: { sid, identity: appIdentity(found) },
+    context: { sid, identity: await runner.identityOf(found) },
   }, { requestId: run.id, source: 'schedule', schedule: run.schedule }, log); // prettier-ignore
   if (!outcome.ok)
     return { status: 'failed', error: `The backend failed (${outcome.failure.kind}): ${outcome.failure.message}` }; // prettier-ignore
@@ -102,7 +102,7 @@ async function runScheduledWorkflow(
     app: run.app_sid,
     workflow: definition.workflow!,
     input: definition.input ?? {},
-    identity: appIdentity(found),
+    identity: await backendRunner(ctx, log).identityOf(found),
     // The tick's own key: a repeat of it is never a second run.
     idempotencyKey: `schedule:${run.schedule}:${run.scheduled_at.toISOString()}`,
     log,

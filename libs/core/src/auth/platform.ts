@@ -62,12 +62,16 @@ export function platformClient(
           ? actingFor.user
           : undefined;
   const via = actingFor && actingFor.kind !== 'anonymous' ? describeIdentity(actingFor) : undefined;
+  // An app's backend (the sandbox's app identity, `app:<sid>`) is not the platform's code: the
+  // other services decide its calls by its own role and scopes, not as the service's.
+  const app = actingFor?.kind === 'key' && actingFor.keyId.startsWith('app:') ? actingFor : null;
+  const identify = async () =>
+    app && auth.enabled
+      ? { [IDENTITY_HEADER]: await signIdentity(auth.sessionSecret as string, app) }
+      : serviceIdentityHeaders(auth, service, user, via);
   const transport: Transport = {
     async send(request) {
-      const headers = {
-        ...extraHeaders,
-        ...(await serviceIdentityHeaders(auth, service, user, via)),
-      };
+      const headers = { ...extraHeaders, ...(await identify()) };
       if (link.app) return injectTransport(link.app(), headers).send(request);
       if (link.url) return httpTransport(link.url, { headers }).send(request);
       throw new Error(

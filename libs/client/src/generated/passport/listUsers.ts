@@ -5,6 +5,8 @@ export interface operations {
             query?: {
                 /** @description viewer, member or admin */
                 role?: "viewer" | "member" | "admin";
+                /** @description This person only (any case) */
+                email?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
