@@ -1,9 +1,8 @@
-import { openDatabase, sql, type PlatformDatabase } from '@platform/db';
+import { sql, type PlatformDatabase } from '@platform/db';
 import {
   jsonApi,
   serviceUnderTest,
-  testDatabase,
-  testDatabaseServer,
+  oneDatabaseTwice,
   type Json,
   type JsonApi,
 } from '@platform/testing';
@@ -11,29 +10,6 @@ import { catalog } from '../src/index';
 
 // The walk answers from a graph kept in memory (repositories/graph.ts): these prove that every
 // write is seen by the next walk, whoever makes it.
-
-/**
- * Two handles on one database: on PostgreSQL two pools, as a gateway and a standalone container
- * have; on PGlite (one process only) one instance, which each service instance queries through
- * a Kysely of its own.
- */
-async function oneDatabaseTwice() {
-  const server = await testDatabaseServer();
-  if (!server) {
-    const db = await testDatabase();
-    return { first: db, second: db, close: () => db.close() };
-  }
-  const first = await openDatabase({ url: server.url, poolSize: 2 });
-  const second = await openDatabase({ url: server.url, poolSize: 2 });
-  return {
-    first,
-    second,
-    async close() {
-      await Promise.all([first.close(), second.close()]);
-      await server.drop();
-    },
-  };
-}
 
 let dbs: Awaited<ReturnType<typeof oneDatabaseTwice>>;
 let a: JsonApi;

@@ -2,12 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '@platform/core';
-import { openDatabase, sql, type PlatformDatabase } from '@platform/db';
+import { sql, type PlatformDatabase } from '@platform/db';
 import {
   jsonApi,
   serviceUnderTest,
-  testDatabase,
-  testDatabaseServer,
   type Json,
   type JsonApi,
   type ServiceUnderTest,
@@ -64,28 +62,6 @@ export async function npmStage(
       // A shared database is closed by its owner.
       await (shared ? svc.app.close() : svc.close());
       await rm(cacheDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * Two handles on one database (two pools on PostgreSQL, as two instances have; on PGlite, one
- * process only, the same database), as apps/catalog/test/graph-cache.test.ts does.
- */
-export async function oneDatabaseTwice() {
-  const server = await testDatabaseServer();
-  if (!server) {
-    const db = await testDatabase();
-    return { first: db, second: db, close: () => db.close() };
-  }
-  const first = await openDatabase({ url: server.url, poolSize: 2 });
-  const second = await openDatabase({ url: server.url, poolSize: 2 });
-  return {
-    first,
-    second,
-    async close() {
-      await Promise.all([first.close(), second.close()]);
-      await server.drop();
     },
   };
 }

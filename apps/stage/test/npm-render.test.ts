@@ -1,7 +1,8 @@
 import { Script } from 'node:vm';
 import { launchBrowser } from '@platform/testing';
 import type { Browser } from 'playwright-core';
-import { cachedPackages, npmStage, oneDatabaseTwice, type NpmStage } from './npm-helpers';
+import { oneDatabaseTwice } from '@platform/testing';
+import { cachedPackages, npmStage, type NpmStage } from './npm-helpers';
 import { fixtures, localRegistry, type LocalRegistry } from './npm-registry';
 
 // A small React app as one is written in the open (a todo list: a zustand store, clsx class

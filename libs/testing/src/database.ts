@@ -246,3 +246,26 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
 
 const adminQuery = (url: string, statement: string) =>
   withClient(url, async (admin) => void (await admin.query(statement)));
+
+/**
+ * Two handles on one database, as two instances of a service have: on PostgreSQL two pools (a
+ * server the run shares, or one started for it); on PGlite (one process only) the same
+ * instance, which each service instance queries through a Kysely of its own.
+ */
+export async function oneDatabaseTwice() {
+  const server = await testDatabaseServer();
+  if (!server) {
+    const db = await testDatabase();
+    return { first: db, second: db, close: () => db.close() };
+  }
+  const first = await openDatabase({ url: server.url, poolSize: 2 });
+  const second = await openDatabase({ url: server.url, poolSize: 2 });
+  return {
+    first,
+    second,
+    async close() {
+      await Promise.all([first.close(), second.close()]);
+      await server.drop();
+    },
+  };
+}

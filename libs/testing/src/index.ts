@@ -1,5 +1,6 @@
 export {
   closeTestDatabases,
+  oneDatabaseTwice,
   testDatabase,
   testDatabaseServer,
   type DatabasePreset,

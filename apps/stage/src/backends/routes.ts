@@ -30,17 +30,8 @@ const READ_METHODS = ['GET', 'HEAD'];
  * for GET and HEAD, members otherwise); the caller is env.auth.
  */
 export const backendRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
-  const { config } = ctx;
   const runner = backendRunner(ctx, app.log);
-  app.addHook('onClose', () => runner.close());
-
-  // Any body, as bytes: the backend parses it.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'buffer', bodyLimit: config.backends.maxBodyBytes },
-    (_request, body, done) => done(null, body),
-  );
+  runner.attach(app);
 
   const handle = async (request: FastifyRequest, reply: Parameters<typeof runner.handle>[0]) => {
     const sid = (request.params as { appSid: string }).appSid;

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import { notFound, sendError, type ErrorCode, type Identity } from '@platform/core';
 import type { StageContext } from '../workflows/run.js';
 import { BACKEND_ENTRIES } from './bundle.js';
@@ -101,6 +101,11 @@ export interface BackendRunner {
   close(): Promise<void>;
   /** Runs the request in the app's backend and answers with what it answered (or a failure). */
   handle(reply: FastifyReply, sid: string, call: BackendCall): Promise<FastifyReply>;
+  /**
+   * Readies a route scope that reaches backends: any body as bytes (the backend parses it, up to
+   * STAGE_BACKEND_MAX_BODY_BYTES), and the runtime closed with it.
+   */
+  attach(scope: FastifyInstance): void;
   /** Who the app's backend acts as now (appIdentity with its publisher's current role). */
   identityOf(app: BackendApp): Promise<Identity>;
 }
@@ -129,6 +134,15 @@ export function backendRunner(ctx: StageContext, log: FastifyBaseLogger): Backen
   const identityOf = async (app: BackendApp) => appIdentity(app, await roleOf(app));
   const runner: BackendRunner = {
     identityOf,
+    attach(scope) {
+      scope.addHook('onClose', () => runner.close());
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser(
+        '*',
+        { parseAs: 'buffer', bodyLimit: limits.maxBodyBytes },
+        (_request, body, done) => done(null, body),
+      );
+    },
     runtime,
     builds,
     // The runtime, the build cache and the backends' outbound connections (outbound.ts).

@@ -64,14 +64,7 @@ function originRoutes(kind: 'app' | 'preview'): ServiceRoutes<StageDatabase, Sta
   return async (app, ctx) => {
     const { db, config, auth } = ctx;
     const runner = backendRunner(ctx as StageContext, app.log);
-    app.addHook('onClose', () => runner.close());
-    // Any body, as bytes: the backend parses it.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: config.backends.maxBodyBytes },
-      (_request, body, done) => done(null, body),
-    );
+    runner.attach(app);
 
     async function siteOf(id: string): Promise<Site | undefined> {
       if (kind === 'app') {
