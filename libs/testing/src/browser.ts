@@ -1,15 +1,19 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumBinary } from './chromium.js';
 
 /**
- * Headless Chromium for the web UIs' tests: Debian's `chromium` (installed by `.ci/run`), or the
- * one CHROMIUM_PATH names. The flags keep it off the network it cannot reach here (update checks,
- * sync, QUIC) and out of a sandbox root cannot have.
+ * Headless Chromium for the web UIs' tests: the one CHROMIUM_PATH names, a system Chromium or
+ * Chrome, or else the build the `@sparticuz/chromium` package ships (see chromium.ts). The flags
+ * keep it off the network it cannot reach here (update checks, sync, QUIC) and out of a sandbox
+ * root cannot have.
  */
 export async function launchBrowser(): Promise<Browser> {
+  const binary = await chromiumBinary();
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: binary.executablePath,
+    env: { ...process.env, ...binary.env } as Record<string, string>,
     args: [
       '--no-sandbox',
       '--disable-gpu',
