@@ -29,8 +29,19 @@ else
 fi
 cd "$work"
 
-step "npm ci"
-npm ci --no-audit --no-fund --prefer-offline --loglevel=error
+# The repository's own install and build, when it has them (CI ran `npm ci` and `tsc -b` on the
+# same lock file and sources just before): a copy takes seconds where a new install took a minute
+# and a whole build another, and `tsc -b` then builds only what the generator changed.
+# CHECK_GENERATOR_CLEAN=1 installs from the lock file instead, as a new clone would.
+if [ -d "$repo/node_modules" ] && [ -z "${CHECK_GENERATOR_CLEAN:-}" ]; then
+  step "node_modules and build outputs copied from $repo"
+  cp -a "$repo/node_modules" node_modules
+  (cd "$repo" && find apps libs -mindepth 2 -maxdepth 2 -name dist -print0 |
+    tar --null -T - -cf -) | tar -xf -
+else
+  step "npm ci"
+  npm ci --no-audit --no-fund --prefer-offline --loglevel=error
+fi
 
 step "bad input is refused, and it and --dry-run write nothing"
 # The npm script once the root package.json has it, else the script itself.

@@ -4,7 +4,8 @@
 //                          [--description "<one line>"] [--dry-run]
 // Creates apps/<name>/ from scripts/service-template/ (one CRUD resource, `items`), wires it into
 // the gateway, the tsconfigs, docker-compose.yml and the README, formats what it touched, runs
-// `npm install` and, when the root package.json has it, `npm run client:generate`.
+// `npm install`, builds the gateway, regenerates the README's configuration table
+// (scripts/readme-config.mjs) and, when the root package.json has it, `npm run client:generate`.
 // Everything is checked and prepared in memory first: a bad input writes nothing (exit code 2).
 // The rendering is in new-service/render.mjs, the edits of the shared files in new-service/wire.mjs.
 import { spawnSync } from 'node:child_process';
@@ -200,13 +201,14 @@ async function main() {
     ['npx', ...prettier, `apps/${name}`, ...edits.keys()],
     ['npm', 'install', '--no-audit', '--no-fund'],
   ];
+  // The README's configuration table (the service's variables as declared in its src/config.ts)
+  // and the client are generated from the built gateway.
+  steps.push(
+    ['npx', '--no-install', 'tsc', '-b', 'apps/gateway'],
+    ['node', 'scripts/readme-config.mjs'],
+  );
   const rootPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-  if (rootPackage.scripts?.['client:generate'])
-    // The client generator reads the merged OpenAPI document from the built gateway.
-    steps.push(
-      ['npx', '--no-install', 'tsc', '-b', 'apps/gateway'],
-      ['npm', 'run', 'client:generate'],
-    );
+  if (rootPackage.scripts?.['client:generate']) steps.push(['npm', 'run', 'client:generate']);
   for (const [index, [command, ...args]] of steps.entries()) {
     console.log(`\n$ ${command} ${args.join(' ')}`);
     if (spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' }).status === 0) continue;
@@ -231,7 +233,7 @@ ${next.map(([command, what]) => `  ${command.padEnd(38)}  ${what}`).join('\n')}
 
 Then replace \`items\` with the service's own resources (src/schemas, src/repositories, src/routes,
 a new migration in src/migrations, test/), describe them in apps/${name}/README.md, and declare its
-variables, if it reads any, in defineService and the root README.`);
+variables in src/config.ts (the root README's table follows: \`node scripts/readme-config.mjs\`).`);
 }
 
 main().catch((error) => {

@@ -8,7 +8,7 @@ port {{port}} (see the root README for its variables).
 | Method | Path | What |
 | ------ | ---- | ---- |
 | GET | `/items` | By name (any case). `name` keeps the items whose name contains it, in any case; `limit` (100, max 1000), `offset`. |
-| POST | `/items` | `name` (required), `description`. 201 with the item; 409 when the name is taken. |
+| POST | `/items` | `name` (required), `description`. 201 with the item; 409 when the name is taken; 400 when `{{NAME}}_MAX_ITEMS` items are kept already. |
 | GET | `/items/:idOrName` | One item: the exact id, else the name in any case. |
 | PUT | `/items/:idOrName` | Changes the fields sent (`"description": null` clears it). 200 with the item as it is now; 409 when the new name is taken. |
 | DELETE | `/items/:idOrName` | 200 with the item as it was. |

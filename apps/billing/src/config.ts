@@ -1,40 +1,41 @@
-import { ConfigError, envInt, envString, envUrl, type Env, type Variable } from '@platform/core';
+import { declareVariables, Var, type Env } from '@platform/core';
 
-export const BILLING_VARIABLES: readonly Variable[] = [
-  {
-    name: 'BILLING_CURRENCY',
+const VARIABLES = declareVariables({
+  BILLING_CURRENCY: Var.string({
     default: 'USD',
-    description: 'ISO 4217 code of items sent without a currency, and of reports by default',
-  },
-  {
-    name: 'BILLING_OPENAI_URL',
+    accepts: 'an ISO 4217 code',
+    check: (value) =>
+      /^[A-Z]{3}$/.test(value.toUpperCase())
+        ? undefined
+        : `must be a 3-letter ISO 4217 code, got "${value.toUpperCase()}"`,
+    description: 'Currency of items sent without one, and of reports by default',
+  }),
+  BILLING_OPENAI_URL: Var.url({
     default: 'https://api.openai.com',
-    description: "Base URL of OpenAI's organization costs API (sync adapter openai)",
-  },
-  {
-    name: 'BILLING_ANTHROPIC_URL',
+    description: "Base URL of OpenAI's organization costs API (sync adapter `openai`)",
+  }),
+  BILLING_ANTHROPIC_URL: Var.url({
     default: 'https://api.anthropic.com',
-    description: "Base URL of Anthropic's cost report API (sync adapter anthropic)",
-  },
-  {
-    name: 'BILLING_FOCUS_MAX_BYTES',
-    default: String(2 ** 30),
-    description: 'Largest FOCUS CSV uploaded to POST /sync/focus, in bytes (413 beyond it)',
-  },
-];
+    description: "Base URL of Anthropic's cost report API (sync adapter `anthropic`)",
+  }),
+  BILLING_FOCUS_MAX_BYTES: Var.int({
+    default: 2 ** 30,
+    min: 1,
+    unit: 'bytes',
+    description:
+      'Largest FOCUS CSV uploaded to `POST /api/v1/billing/sync/focus` (413 beyond it). A file streams in at about 2.5 MB/s, so within the default `REQUEST_TIMEOUT_MS` up to about 700 MB; raise that for larger ones',
+  }),
+});
+
+export const BILLING_VARIABLES = VARIABLES.variables;
 
 export function billingConfig(env: Env) {
-  const currency = envString(env, 'BILLING_CURRENCY', 'USD').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency))
-    throw new ConfigError(
-      'BILLING_CURRENCY',
-      `must be a 3-letter ISO 4217 code, got "${currency}"`,
-    );
+  const values = VARIABLES.read(env);
   return {
-    currency,
-    openaiUrl: envUrl(env, 'BILLING_OPENAI_URL') ?? 'https://api.openai.com',
-    anthropicUrl: envUrl(env, 'BILLING_ANTHROPIC_URL') ?? 'https://api.anthropic.com',
-    focusMaxBytes: envInt(env, 'BILLING_FOCUS_MAX_BYTES', 2 ** 30, { min: 1 }),
+    currency: values.BILLING_CURRENCY.toUpperCase(),
+    openaiUrl: values.BILLING_OPENAI_URL,
+    anthropicUrl: values.BILLING_ANTHROPIC_URL,
+    focusMaxBytes: values.BILLING_FOCUS_MAX_BYTES,
   };
 }
 

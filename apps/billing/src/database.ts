@@ -1,6 +1,4 @@
-import type { ServiceRoutes } from '@platform/core';
 import type { Generated, Insertable, Kysely, Selectable, Updateable } from '@platform/db';
-import type { BillingConfig } from './config.js';
 
 /** The tables of the `billing` schema, as the migrations make them. */
 export interface BillingDatabase {
@@ -116,7 +114,6 @@ export interface FocusRowsTable {
 }
 
 export type BillingDb = Kysely<BillingDatabase>;
-export type BillingRoutes = ServiceRoutes<BillingDatabase, BillingConfig>;
 export type ItemRow = Selectable<ItemsTable>;
 export type NewItem = Omit<Insertable<ItemsTable>, 'created_at' | 'updated_at'>;
 export type ItemChanges = Omit<Updateable<ItemsTable>, 'id' | 'created_at' | 'updated_at'>;

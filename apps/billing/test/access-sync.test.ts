@@ -10,7 +10,8 @@ import {
   listen,
   person,
   serviceUnderTest,
-  type ServiceUnderTest,
+  sleep,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import { request } from 'undici';
@@ -44,19 +45,20 @@ const openai: Server = createServer((req, res) => {
     .end(JSON.stringify(ok ? { data: [bucket], has_more: false } : { error: {} }));
 });
 
-let svc: ServiceUnderTest;
+const svc = useService(
+  async () => {
+    await new Promise<void>((resolve) => openai.listen(0, '127.0.0.1', resolve));
+    const { port } = openai.address() as AddressInfo;
+    const env = { ...AUTH_ENV, BILLING_OPENAI_URL: `http://127.0.0.1:${port}` };
+    return serviceUnderTest(billing, { env });
+  },
+  { scope: 'all' },
+);
 let base: string;
 beforeAll(async () => {
-  await new Promise<void>((resolve) => openai.listen(0, '127.0.0.1', resolve));
-  const { port } = openai.address() as AddressInfo;
-  const env = { ...AUTH_ENV, BILLING_OPENAI_URL: `http://127.0.0.1:${port}` };
-  svc = await serviceUnderTest(billing, { env });
   base = await listen(svc.app);
 });
-afterAll(async () => {
-  await svc.close();
-  await new Promise((resolve) => openai.close(resolve));
-});
+afterAll(() => new Promise((resolve) => openai.close(resolve)));
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, billing.prefix, identity);
 const WINDOW = { from: '2026-01-01', to: '2026-01-31' };
@@ -80,7 +82,7 @@ async function finished(id: string) {
   for (;;) {
     const job = (await as(admin).get(`/sync/jobs/${id}`)).body.data;
     if (job.status !== 'running') return job;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
   }
 }
 
@@ -232,7 +234,7 @@ describe('who synced items belong to', () => {
       for (;;) {
         const job = (await open.get(`/sync/jobs/${res.body.data.id}`)).body.data;
         if (job.status === 'completed') break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        await sleep(10);
       }
       const items = (await open.get('/items?provider=Open')).body.data;
       expect(items).toEqual([expect.objectContaining({ createdBy: null, team: null })]);

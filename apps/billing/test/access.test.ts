@@ -4,7 +4,7 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import type { BillingDatabase } from '../src/database';
@@ -13,11 +13,9 @@ import { billing } from '../src/index';
 // Items, categories, reports, status and search with authentication on (issue 31): shared
 // knowledge for every signed-in caller; members record; owners, their team and admins change.
 
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  svc = await serviceUnderTest(billing, { env: AUTH_ENV, jobs: false });
+const svc = useService(() => serviceUnderTest(billing, { env: AUTH_ENV, jobs: false }), {
+  scope: 'all',
 });
-afterAll(() => svc.close());
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, billing.prefix, identity);
 const { admin, owner, teamMate, stranger, viewer } = CALLERS;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startProcess } from '@platform/testing';
+import { sleep, startProcess } from '@platform/testing';
 import { request } from 'undici';
 import { start, svc, sync } from './sync-setup';
 
@@ -41,7 +41,7 @@ describe('timestamps without an offset', () => {
       const { id } = ((await res.body.json()) as any).data;
       let job;
       do {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
         job = ((await (await request(`${api}/sync/jobs/${id}`)).body.json()) as any).data;
       } while (job.status === 'running');
       expect(job).toMatchObject({ itemsCreated: 2, rowsRead: 3, rowsWritten: 2, rowsSkipped: 1 });

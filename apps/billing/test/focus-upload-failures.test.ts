@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { sql } from '@platform/db';
-import { jsonApi, listen, serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
+import { jsonApi, listen, serviceUnderTest, sleep, type ServiceUnderTest } from '@platform/testing';
 import { billing } from '../src/index';
 import { focusStream } from './focus-fixtures';
 import { MiB, paused, stagingJob, stored, upload, WINDOW } from './upload-helpers';
@@ -9,7 +9,6 @@ import { MiB, paused, stagingJob, stored, upload, WINDOW } from './upload-helper
 // a file that is not a FOCUS CSV, a run that lost its job. Each leaves no staged row behind, its
 // sync job failed with what went wrong, and the service serving.
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let svc: ServiceUnderTest;
 let base: string;
 const api = () => jsonApi(svc.app, billing.prefix);

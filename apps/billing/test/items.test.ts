@@ -1,14 +1,10 @@
-import { jsonApi, serviceUnderTest } from '@platform/testing';
+import { jsonApi, serviceUnderTest, useService } from '@platform/testing';
 import { jsonb } from '@platform/db';
 import type { BillingDatabase } from '../src/database';
 import { billing } from '../src/index';
-import { billingUnderTest, type Billing } from './helpers';
+import { billingUnderTest } from './helpers';
 
-let svc: Billing;
-beforeEach(async () => {
-  svc = await billingUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(billingUnderTest);
 
 describe('items', () => {
   it('records an item in integer cents with a 12-character id', async () => {

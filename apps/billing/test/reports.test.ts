@@ -1,11 +1,8 @@
 import fc from 'fast-check';
-import { billingUnderTest, type Billing } from './helpers';
+import { useService } from '@platform/testing';
+import { billingUnderTest } from './helpers';
 
-let svc: Billing;
-beforeEach(async () => {
-  svc = await billingUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(billingUnderTest);
 
 const report = async (path: string) => {
   const res = await svc.get(`/reports/${path}`);

@@ -1,12 +1,9 @@
 import { ConfigError, standaloneConfig } from '@platform/core';
+import { useService } from '@platform/testing';
 import { billing } from '../src/index';
-import { billingUnderTest, type Billing } from './helpers';
+import { billingUnderTest } from './helpers';
 
-let svc: Billing;
-beforeEach(async () => {
-  svc = await billingUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(billingUnderTest);
 
 describe('GET /status', () => {
   it('counts what is stored and says which database holds it', async () => {

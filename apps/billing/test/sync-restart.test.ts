@@ -9,11 +9,12 @@ import { openDatabase, sql, type PlatformDatabase } from '@platform/db';
 import {
   jsonApi,
   serviceUnderTest,
+  sleep,
   startProcess,
   testDatabaseServer,
   type ServiceUnderTest,
 } from '@platform/testing';
-import { UPLOAD_CUT_SHORT } from '../src/adapters/focus-upload';
+import { UPLOAD_CUT_SHORT } from '../src/domain/adapters/focus-upload';
 import { billing } from '../src/index';
 import { focusStream } from './focus-fixtures';
 import { MiB, paused, stagingJob, stored, upload } from './upload-helpers';
@@ -24,7 +25,6 @@ import { MiB, paused, stagingJob, stored, upload } from './upload-helpers';
 
 const TOKEN = 'sk-restart-secret-0987654321';
 const main = join(__dirname, '..', 'dist', 'main.js');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const FOCUS = [
   'BilledCost,BillingCurrency,ChargePeriodStart,ServiceName',
   '12.34,USD,2026-01-01T00:00:00Z,Amazon EC2',

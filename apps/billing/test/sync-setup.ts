@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sleep } from '@platform/testing';
 import { billingUnderTest, type Billing } from './helpers';
 
 // The sync tests' shared setup: fake providers speaking their wire formats on local ports, and
@@ -87,7 +88,7 @@ export async function finished(id: string) {
   for (;;) {
     const job = (await svc.get(`/sync/jobs/${id}`)).body.data;
     if (job.status !== 'running') return job;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
   }
 }
 export const sync = async (body: object) => {

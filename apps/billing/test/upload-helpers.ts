@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
 import { sql, type PlatformDatabase } from '@platform/db';
-import type { JsonApi } from '@platform/testing';
+import { sleep, type JsonApi } from '@platform/testing';
 import { request } from 'undici';
 
 // Uploads of FOCUS files to POST /sync/focus over a real socket, as a client streams them.
 
 export const MiB = 2 ** 20;
 export const WINDOW = 'from=2026-01-01&to=2026-01-31';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function upload(base: string, body: AsyncIterable<string> | string, query = WINDOW) {
   const res = await request(`${base}/api/v1/billing/sync/focus?${query}`, {

@@ -4,7 +4,7 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import type { CatalogDatabase } from '../src/database';
@@ -12,11 +12,9 @@ import { catalog } from '../src/index';
 
 // The catalog is shared knowledge: every signed-in caller reads it, members add to it, and a
 // record's creator, its team and admins change or remove it (issue 31).
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  svc = await serviceUnderTest(catalog, { env: AUTH_ENV, jobs: false });
+const svc = useService(() => serviceUnderTest(catalog, { env: AUTH_ENV, jobs: false }), {
+  scope: 'all',
 });
-afterAll(() => svc.close());
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, catalog.prefix, identity);
 const admin = () => as(CALLERS.admin);

@@ -1,10 +1,7 @@
-import { catalogUnderTest, type Catalog } from './helpers';
+import { useService } from '@platform/testing';
+import { catalogUnderTest } from './helpers';
 
-let svc: Catalog;
-beforeEach(async () => {
-  svc = await catalogUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(catalogUnderTest);
 
 const api = async (name: string, fields: object = {}) => {
   const res = await svc.post('/apis', { name, type: 'openapi', ...fields });

@@ -1,9 +1,9 @@
-import { catalogUnderTest, type Catalog } from './helpers';
+import { useService } from '@platform/testing';
+import { catalogUnderTest } from './helpers';
 
-let svc: Catalog;
+const svc = useService(catalogUnderTest);
 let ids: Record<string, string>;
 beforeEach(async () => {
-  svc = await catalogUnderTest();
   // web -> api -> db, api -> cache -> db (a diamond), db -> backup, and a cycle: backup -> api.
   // audit stands apart; worker -> api.
   ids = {};
@@ -16,7 +16,6 @@ beforeEach(async () => {
   await svc.depend('backup', 'api');
   await svc.depend('worker', 'api');
 });
-afterEach(() => svc.close());
 
 const graph = async (query: string) => (await svc.get(`/deps/${query}`)).body.data;
 const nodes = (g: { nodes: Array<{ name: string; depth: number }> }) =>

@@ -4,18 +4,16 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import { catalog } from '../src/index';
 
 // An import creates as a member would and changes what exists as a PUT would: only what the
 // importer owns (issue 31). Otherwise 403 naming every record refused, and nothing written.
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  svc = await serviceUnderTest(catalog, { env: AUTH_ENV, jobs: false });
+const svc = useService(() => serviceUnderTest(catalog, { env: AUTH_ENV, jobs: false }), {
+  scope: 'all',
 });
-afterAll(() => svc.close());
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, catalog.prefix, identity);
 const admin = () => as(CALLERS.admin);

@@ -1,13 +1,9 @@
 import { sql, type KyselyPlugin } from 'kysely';
-import { jsonApi, serviceUnderTest, testDatabase } from '@platform/testing';
+import { jsonApi, serviceUnderTest, sleep, testDatabase, useService } from '@platform/testing';
 import { catalog } from '../src/index';
-import { catalogUnderTest, type Catalog } from './helpers';
+import { catalogUnderTest } from './helpers';
 
-let svc: Catalog;
-beforeEach(async () => {
-  svc = await catalogUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(catalogUnderTest);
 
 const entity = (kind: string, name: string, spec: object = {}, metadata: object = {}) => ({
   apiVersion: 'backstage.io/v1alpha1',
@@ -262,7 +258,7 @@ it('takes the owner-parent lock (as a PATCH of a parent does) before reading the
         done = true;
         return r;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       expect(done).toBe(false);
       release();
       await holder;

@@ -1,14 +1,12 @@
-import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
+import { jsonApi, serviceUnderTest, useService, type JsonApi } from '@platform/testing';
 import type { CatalogDatabase } from '../src/database';
 import { catalog } from '../src/index';
 
-let svc: ServiceUnderTest;
+const svc = useService(() => serviceUnderTest(catalog));
 let api: JsonApi;
 beforeEach(async () => {
-  svc = await serviceUnderTest(catalog);
   api = jsonApi(svc.app, catalog.prefix);
 });
-afterEach(() => svc.close());
 
 const N = 300;
 const serviceId = (i: number) => `svc${String(i).padStart(5, '0')}`;

@@ -1,17 +1,15 @@
-import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
+import { jsonApi, serviceUnderTest, useService, type JsonApi } from '@platform/testing';
 import type { CatalogDatabase } from '../src/database';
 import { catalog } from '../src/index';
 import { explainSearch } from '../src/repositories/search';
 
-let svc: ServiceUnderTest;
+const svc = useService(() => serviceUnderTest(catalog, { jobs: false }), { scope: 'all' });
 let api: JsonApi;
 // One catalog for the file: its tests only read.
 beforeAll(async () => {
-  svc = await serviceUnderTest(catalog, { jobs: false });
   api = jsonApi(svc.app, catalog.prefix);
   await seed();
 });
-afterAll(() => svc.close());
 
 const many = <T>(count: number, row: (i: number) => T) =>
   Array.from({ length: count }, (_, i) => row(i));

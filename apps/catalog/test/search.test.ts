@@ -1,8 +1,8 @@
-import { catalogUnderTest, type Catalog } from './helpers';
+import { useService } from '@platform/testing';
+import { catalogUnderTest } from './helpers';
 
-let svc: Catalog;
+const svc = useService(catalogUnderTest);
 beforeEach(async () => {
-  svc = await catalogUnderTest();
   await svc.service('pay', { description: 'Takes money' });
   await svc.service('Payments-API', { tags: ['http'] });
   await svc.service('gateway-payouts');
@@ -11,7 +11,6 @@ beforeEach(async () => {
   await svc.service('mailer', { description: 'Sends the pay slips' });
   await svc.service('unrelated', { description: 'Nothing here', tags: ['misc'] });
 });
-afterEach(() => svc.close());
 
 const search = async (query: string) => (await svc.get(`/search${query}`)).body.data;
 

@@ -6,26 +6,28 @@ import {
   keyCaller,
   person,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import type { CatalogDatabase } from '../src/database';
 import { catalog } from '../src/index';
-import { explainOwners } from '../src/repositories/groups';
+import { explainOwners } from '../src/repositories/owners';
 
 // Owners are the platform's teams: their members (and the `groups` claim of their name) are in
 // them. This catalog listens on a port and is its own PLATFORM_URL, so that the policy's teams
 // directory asks it `GET /owners?member=` over HTTP, as every service asks the catalog.
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  const url = await deadUrl();
-  svc = await serviceUnderTest(catalog, {
-    env: { ...AUTH_ENV, PLATFORM_URL: url },
-    jobs: false,
-  });
-  await svc.app.listen({ port: Number(new URL(url).port), host: '127.0.0.1' });
-});
-afterAll(() => svc.close());
+const svc = useService(
+  async () => {
+    const url = await deadUrl();
+    const started = await serviceUnderTest(catalog, {
+      env: { ...AUTH_ENV, PLATFORM_URL: url },
+      jobs: false,
+    });
+    await started.app.listen({ port: Number(new URL(url).port), host: '127.0.0.1' });
+    return started;
+  },
+  { scope: 'all' },
+);
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, catalog.prefix, identity);
 const admin = () => as(CALLERS.admin);

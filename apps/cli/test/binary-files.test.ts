@@ -1,20 +1,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stage from '@platform/stage';
-import { listen, serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
+import { listen, serviceUnderTest, useService } from '@platform/testing';
 import { pushedFile } from '../src/files';
 import { cli, json, tempDir } from './helpers';
 
 // `stage sessions push` sends binary files (not UTF-8, or holding NUL) in base64, and `pull` and
 // `read` give their bytes back; against the real stage service on a port.
 
-let svc: ServiceUnderTest;
+const svc = useService(() => serviceUnderTest(stage, { jobs: false }), { scope: 'all' });
 let env: Record<string, string>;
 beforeAll(async () => {
-  svc = await serviceUnderTest(stage, { jobs: false });
   env = { PLATFORM_URL: await listen(svc.app), XDG_CONFIG_HOME: tempDir() };
 });
-afterAll(() => svc.close());
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48]);
 const FONT = Buffer.from([0, 1, 0, 0, 0, 10, 0, 0x80, 0, 3, 0, 0x20]);

@@ -1,6 +1,4 @@
-import type { ServiceRoutes } from '@platform/core';
 import type { Generated, Kysely, Selectable } from '@platform/db';
-import type { CommunicationConfig } from './config.js';
 
 /** The tables of the `communication` schema, as the migrations make them. */
 export interface CommunicationDatabase {
@@ -79,7 +77,6 @@ export interface DeliveryAttemptsTable {
 }
 
 export type CommunicationDb = Kysely<CommunicationDatabase>;
-export type CommunicationRoutes = ServiceRoutes<CommunicationDatabase, CommunicationConfig>;
 export type ChannelRow = Selectable<ChannelsTable>;
 export type RegistrationRow = Selectable<RegistrationsTable>;
 export type DeliveryRow = Selectable<DeliveriesTable>;

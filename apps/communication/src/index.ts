@@ -11,6 +11,7 @@ import { channelRoutes } from './routes/channels.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { registrationRoutes } from './routes/registrations.js';
 import { sendRoutes } from './routes/send.js';
+import { communicationState, type CommunicationState } from './domain/state.js';
 
 export {
   COMMUNICATION_VARIABLES,
@@ -19,7 +20,11 @@ export {
 } from './config.js';
 
 /** Channels on real providers, app registrations, and deliveries that are never lost (spec 2.9, 4.9). */
-export const communication = defineService<CommunicationDatabase, CommunicationConfig>({
+export const communication = defineService<
+  CommunicationDatabase,
+  CommunicationConfig,
+  CommunicationState
+>({
   name: 'communication',
   title: 'Communication',
   root: join(__dirname, '..'),
@@ -27,6 +32,7 @@ export const communication = defineService<CommunicationDatabase, CommunicationC
   migrations,
   variables: COMMUNICATION_VARIABLES,
   config: communicationConfig,
+  setup: communicationState,
   routes: [channelRoutes, registrationRoutes, sendRoutes, deliveryRoutes],
 });
 

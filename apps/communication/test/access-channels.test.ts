@@ -5,7 +5,7 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import { communication } from '../src/index';
 import { FAST_ENV } from './helpers';
@@ -28,11 +28,12 @@ const CORP = {
 };
 const { admin, owner, teamMate, stranger, viewer } = CALLERS;
 
-let svc: ServiceUnderTest;
+const svc = useService(() => serviceUnderTest(communication, { env: ENV, jobs: false }), {
+  scope: 'all',
+});
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, communication.prefix, identity);
 
 beforeAll(async () => {
-  svc = await serviceUnderTest(communication, { env: ENV, jobs: false });
   const made = [
     await as(admin).post('/channels', { name: 'corp', provider: 'smtp', config: CORP }),
     await as(admin).post('/channels', {
@@ -43,7 +44,6 @@ beforeAll(async () => {
   ];
   expect(made.map((r) => r.status)).toEqual([201, 201]);
 });
-afterAll(() => svc.close());
 
 const channel = async (name: string) => (await as(admin).get(`/channels/${name}`)).body.data;
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { signIdentity, type Env, type MountOptions } from '@platform/core';
 import type { PlatformDatabase } from '@platform/db';
-import { serviceUnderTest, type Json, type ServiceUnderTest } from '@platform/testing';
+import { eventually, serviceUnderTest, type Json, type ServiceUnderTest } from '@platform/testing';
 import { communication } from '../src/index';
 
 export const SESSION_SECRET = 'test-session-secret-of-at-least-32-characters';
@@ -37,8 +37,6 @@ export const FAST_ENV = {
   COMMUNICATION_ALLOW_PRIVATE_TARGETS: 'true',
   COMMUNICATION_SMTP_CA: TLS_CERT,
 };
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const cleanups: Array<() => Promise<unknown> | void> = [];
 /** Runs after each test (registered by every test file that imports this one). */
@@ -82,16 +80,16 @@ export async function startService(
     });
     return { status: res.statusCode, body: res.json(), headers: res.headers };
   };
-  const settled: Client['settled'] = async (appId, id, timeoutMs = 10_000) => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const { body } = await call('GET', `/apps/${appId}/deliveries/${id}`);
-      if (body.data.status !== 'accepted') return body.data;
-      if (Date.now() > until)
-        throw new Error(`delivery ${id} still accepted: ${JSON.stringify(body)}`);
-      await sleep(20);
-    }
-  };
+  const settled: Client['settled'] = (appId, id, timeoutMs = 10_000) =>
+    eventually(
+      async () => {
+        const { body } = await call('GET', `/apps/${appId}/deliveries/${id}`);
+        if (body.data.status === 'accepted')
+          throw new Error(`delivery ${id} still accepted: ${JSON.stringify(body)}`);
+        return body.data;
+      },
+      { timeout: timeoutMs, what: `delivery ${id} sent or failed` },
+    );
   return { svc, call, settled };
 }
 

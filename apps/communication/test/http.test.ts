@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { sleep } from '@platform/testing';
 import { channelWithApp, httpPeer, startService, type PeerRequest } from './helpers';
 
 const SECRET = 'whsec-0123456789abcdef';
@@ -92,7 +93,7 @@ describe('webhook', () => {
       attemptCount: 1,
       error: expect.stringMatching(/answered 400$/),
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     expect(peer.requests).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 import { openDatabase } from '@platform/db';
-import { sharedPostgres, testDatabase } from '@platform/testing';
+import { sharedPostgres, sleep, testDatabase } from '@platform/testing';
 import { channelWithApp, httpPeer, smtpPeer, startService, type Client } from './helpers';
 
 it('sends after a restart a delivery accepted before it', async () => {
@@ -22,7 +22,7 @@ it('sends after a restart a delivery accepted before it', async () => {
     text: 'Kept',
   });
   expect(res.status).toBe(202);
-  while (connections === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (connections === 0) await sleep(10);
   await first.svc.app.close();
   expect(smtp.mails).toEqual([]);
 

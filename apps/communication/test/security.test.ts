@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { SMTPServerOptions } from 'smtp-server';
 import { authSettings, buildServiceApp, loggerOptions, signIdentity } from '@platform/core';
 import { migrateSchema, sql } from '@platform/db';
-import { testDatabase } from '@platform/testing';
+import { sleep, testDatabase } from '@platform/testing';
 import { communication } from '../src/index';
 import { isPrivateAddress } from '@platform/core';
 import {
@@ -11,7 +11,6 @@ import {
   SESSION_SECRET,
   channelWithApp,
   httpPeer,
-  sleep,
   smtpPeer,
   smtpReply,
   startService,

@@ -1,4 +1,5 @@
 import type { SMTPServerOptions } from 'smtp-server';
+import { sleep } from '@platform/testing';
 import { channelWithApp, smtpPeer, smtpReply, startService, sendMail } from './helpers';
 
 const MESSAGE = {
@@ -117,7 +118,7 @@ it('does not retry a server that refuses with 550', async () => {
   expect(failed).toMatchObject({ status: 'failed', attemptCount: 1 });
   expect(failed.error).toMatch(/550/);
   expect(failed.attempts).toEqual([expect.objectContaining({ number: 1, outcome: 'failed' })]);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await sleep(200);
   expect(calls).toBe(1);
 });
 

@@ -95,6 +95,14 @@ function defaultsAreOptional(node: unknown): void {
   Object.values(node).forEach(defaultsAreOptional);
 }
 
+/**
+ * The hash of the `<style>` in the SVG logo of Swagger UI's top bar
+ * (`.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}`): without it in
+ * `style-src`, every load of /docs logs a Content-Security-Policy violation. A browser test of /docs
+ * fails if a new Swagger UI changes it.
+ */
+const SWAGGER_LOGO_STYLE = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=';
+
 /** GET /api/v1/openapi.json and the browsable reference at /docs. */
 export async function registerOpenApiRoutes(app: App, options: OpenApiOptions) {
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () =>
@@ -103,8 +111,12 @@ export async function registerOpenApiRoutes(app: App, options: OpenApiOptions) {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
-    // Served over plain http on laptops and internal networks: do not upgrade asset requests.
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    // Served over plain http on laptops and internal networks: do not upgrade asset requests. The
+    // one inline style of Swagger UI (its logo's SVG) is allowed by its hash, nothing else inline.
+    transformStaticCSP: (header) =>
+      header
+        .replace(/\s*upgrade-insecure-requests;?/, '')
+        .replace(/style-src ([^;]*);/, `style-src $1 '${SWAGGER_LOGO_STYLE}';`),
     transformSpecificationClone: false,
     transformSpecification: () => mergedDocument(app, options),
   });

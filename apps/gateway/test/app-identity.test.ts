@@ -1,13 +1,11 @@
-import { AUTH_ENV, jsonApiAs, person } from '@platform/testing';
-import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+import { AUTH_ENV, jsonApiAs, person, useService } from '@platform/testing';
+import { gatewayUnderTest } from './helpers';
 
 // An app's backend acts as the app, for whoever published it, with at most their role now
 // (issue 32): demoting the publisher to viewer takes its writes away at once.
-let gw: GatewayUnderTest;
-beforeAll(async () => {
-  gw = await gatewayUnderTest({ ...AUTH_ENV, AUTH_ADMINS: 'root@example.com' });
+const gw = useService(() => gatewayUnderTest({ ...AUTH_ENV, AUTH_ADMINS: 'root@example.com' }), {
+  scope: 'all',
 });
-afterAll(() => gw.close());
 
 const ADMIN = person('root@example.com', 'admin');
 const BACKEND = `import { runWorkflow } from '@stage/compute';

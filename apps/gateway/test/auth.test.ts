@@ -5,7 +5,7 @@ import { authSettings, buildServiceApp, deriveKey, signIdentity, type App } from
 import { newApiKey } from '@platform/passport';
 import { pulse } from '@platform/pulse';
 import { sql } from '@platform/db';
-import { deadUrl, listen } from '@platform/testing';
+import { deadUrl, listen, sleep } from '@platform/testing';
 import { gatewayConfig, SERVICES } from '../src/index';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 
@@ -240,7 +240,7 @@ describe('with authentication on', () => {
     expect(
       (await call('DELETE', `/api/v1/passport/keys/${revoked.id}`, key(BOOTSTRAP))).status,
     ).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await sleep(1600);
     const ops = await operations();
     for (const secret of [revoked.key, expiring.key]) {
       for (const op of [...ops, ...PAGES.map((url) => ({ method: 'GET', url }))]) {

@@ -6,8 +6,8 @@ import {
   injectTransport,
   type DataOf,
 } from '@platform/client';
-import { deadUrl, listen } from '@platform/testing';
-import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+import { deadUrl, listen, useService } from '@platform/testing';
+import { gatewayUnderTest } from './helpers';
 
 // Checked by the typecheck: answers are typed after their operation, 202s included.
 type Is<T, Shape> = T extends Shape ? true : false;
@@ -16,13 +16,9 @@ export const typedAnswers: [
   Is<DataOf<'pulse.trackEvent'>, { id: string; name: string }>,
 ] = [true, true];
 
-let gw: GatewayUnderTest;
 // Ledger's periodic retention job off: it could anonymize the event between the test's creation of
 // a policy and its own apply (as it did in ledger's retention tests on PostgreSQL in CI).
-beforeEach(async () => {
-  gw = await gatewayUnderTest({ LEDGER_RETENTION_INTERVAL_MS: '0' });
-});
-afterEach(() => gw.close());
+const gw = useService(() => gatewayUnderTest({ LEDGER_RETENTION_INTERVAL_MS: '0' }));
 
 describe.each([
   ['over HTTP', async () => httpTransport(await listen(gw.app))],

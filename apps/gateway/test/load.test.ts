@@ -1,12 +1,8 @@
 import { request } from 'undici';
-import { listen } from '@platform/testing';
-import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+import { listen, useService } from '@platform/testing';
+import { gatewayUnderTest } from './helpers';
 
-let gw: GatewayUnderTest;
-beforeEach(async () => {
-  gw = await gatewayUnderTest();
-});
-afterEach(() => gw.close());
+const gw = useService(gatewayUnderTest);
 
 it('loses nothing under concurrent single and batch writes, with reads in between', async () => {
   const base = await listen(gw.app);

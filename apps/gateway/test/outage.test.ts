@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
 import {
+  eventually,
+  sleep,
   startLoad,
   startPostgres,
   startProcess,
-  waitFor,
   type Outcome,
   type PostgresServer,
   type RunningProcess,
@@ -28,8 +29,6 @@ afterAll(async () => {
   await gateway?.stop();
   await server?.remove();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function health() {
   const res = await request(`${gateway.url}/api/v1/health`);
@@ -64,7 +63,9 @@ it('answers 503 while PostgreSQL is down, recovers by itself, and loses no ackno
     degraded.push(await health());
     const to = performance.now();
     await server.start();
-    const recoveredMs = await waitFor(writes, 5000, 'a write after PostgreSQL came back');
+    const startedAt = performance.now();
+    await eventually(writes, { timeout: 5000, what: 'a write after PostgreSQL came back' });
+    const recoveredMs = performance.now() - startedAt;
     outages.push({ from, to, recoveredMs });
     await sleep(1000);
   }

@@ -3,9 +3,10 @@ import { request } from 'undici';
 import { billing } from '@platform/billing';
 import {
   deadUrl,
+  eventually,
   listen,
   serviceUnderTest,
-  waitFor,
+  sleep,
   type ServiceUnderTest,
 } from '@platform/testing';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
@@ -20,7 +21,6 @@ const rows = (count: number, prefix = 'res') =>
     { length: count },
     (_, i) => `0.01,USD,2026-01-02T00:00:00Z,${prefix}-${i}-${'x'.repeat(900)}`,
   ).join('\n');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let gw: GatewayUnderTest;
 let base: string;
@@ -62,7 +62,10 @@ async function upload(body: string | AsyncIterable<string>) {
 async function completed(app: ServiceUnderTest['app'] | GatewayUnderTest['app'], id: string) {
   const job = async () =>
     (await app.inject({ method: 'GET', url: `/api/v1/billing/sync/jobs/${id}` })).json().data;
-  await waitFor(async () => (await job()).status === 'completed', 20_000, 'the merge');
+  await eventually(async () => (await job()).status === 'completed', {
+    timeout: 20_000,
+    what: 'the merge',
+  });
   return job();
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { deadUrl, listen, serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
+import { deadUrl, listen, serviceUnderTest, sleep, type ServiceUnderTest } from '@platform/testing';
 import { pulse } from '@platform/pulse';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 
@@ -266,7 +266,7 @@ describe('periodic jobs of a proxied service', () => {
   const remaining = async () =>
     (await gw.app.inject({ method: 'GET', url: '/api/v1/ledger/events' })).json().data.length;
   const timerTurns = async () => {
-    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (let i = 0; i < 10; i++) await sleep(5);
   };
 
   it('run in the gateway when it runs the service in-process', async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, sql } from '@platform/db';
-import { startLoad, startProcess, testDatabaseServer, waitFor } from '@platform/testing';
+import { eventually, startLoad, startProcess, testDatabaseServer } from '@platform/testing';
 
 // SIGTERM to a gateway process under a load of writes (pulse events, and audit events through the
 // ledger's group-commit appender): it stops accepting, answers every request it had read, drains,
@@ -42,7 +42,10 @@ it('drains on SIGTERM under load: no answer cut off, no acknowledged write lost'
           },
     { concurrency: 24 },
   );
-  await waitFor(async () => load.outcomes.length > 300, 30_000, '300 answers');
+  await eventually(async () => load.outcomes.length > 300, {
+    timeout: 30_000,
+    what: '300 answers',
+  });
   const signalledAt = performance.now();
   const exitCode = await gateway.stop();
   const exitedAt = performance.now();
@@ -100,7 +103,10 @@ it('exits 1 after SHUTDOWN_TIMEOUT_MS when a request under way does not finish',
   });
   try {
     const pending = fetch(`${gateway.url}/api/v1/pulse/events`).catch(() => undefined);
-    await waitFor(async () => received > 0, 5000, 'the request reaching the service');
+    await eventually(async () => received > 0, {
+      timeout: 5000,
+      what: 'the request reaching the service',
+    });
     const signalledAt = performance.now();
     expect(await gateway.stop()).toBe(1);
     const tookMs = performance.now() - signalledAt;

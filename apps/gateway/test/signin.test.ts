@@ -3,9 +3,9 @@ import { pulse } from '@platform/pulse';
 import {
   cookieBrowser,
   deadUrl,
+  eventually,
   listen,
   startOpenIdProvider,
-  waitFor,
   type CookieBrowser,
   type OpenIdProvider,
 } from '@platform/testing';
@@ -87,7 +87,10 @@ it('signs a person in from a page and back, and the cookie opens pages and APIs'
   // The identity service's audit trail reaches the ledger (a durable job, through libs/client).
   const trail = async () =>
     (await (await browser.get(`${base}/api/v1/ledger/events?action=user.signin`)).json()).data;
-  await waitFor(async () => (await trail()).length > 0, 10_000, 'the sign-in in the ledger');
+  await eventually(async () => (await trail()).length > 0, {
+    timeout: 10_000,
+    what: 'the sign-in in the ledger',
+  });
   expect((await trail())[0]).toMatchObject({ action: 'user.signin', actor: 'ada@example.com' });
 });
 

@@ -1,4 +1,4 @@
-import { waitFor, type Json } from '@platform/testing';
+import { eventually, type Json } from '@platform/testing';
 import { workflowWorld, type WorkflowWorld } from './workflows-setup';
 
 // Workflow runs on the whole platform (workflows-setup.ts), ada signed in: communication.send
@@ -74,11 +74,10 @@ describe('communication.send', () => {
           `/api/v1/communication/apps/${sid}/deliveries/${res.body.data.deliveryId}`,
         )
       ).body.data;
-    await waitFor(
-      async () => (await delivery()).status !== 'accepted',
-      10_000,
-      'the delivery sent',
-    );
+    await eventually(async () => (await delivery()).status !== 'accepted', {
+      timeout: 10_000,
+      what: 'the delivery sent',
+    });
     expect(await delivery()).toMatchObject({
       status: 'sent',
       subject: 'Welcome Grace',

@@ -2,13 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  envBaseUrls,
-  envBool,
-  envInt,
-  envString,
+  declareVariables,
   normaliseBaseUrl as normaliseUrl,
+  SERVER,
+  Var,
   type Env,
-  type Variable,
 } from '@platform/core';
 
 export interface GitConfig {
@@ -30,44 +28,11 @@ export const DEFAULT_GITHUB_URL = 'https://api.github.com';
 /** A GitHub base URL as compared with GIT_GITHUB_URLS: https, or http on loopback only. */
 export const normaliseBaseUrl = (raw: string) => normaliseUrl(raw, 'loopback');
 
-export const GIT_VARIABLES: readonly Variable[] = [
-  {
-    name: 'GIT_DATA_DIR',
-    default: '<DATA_DIR>/git (a temporary directory when DATA_DIR is memory://)',
-    description: 'Directory of the bare repositories of `local` git providers',
-  },
-  {
-    name: 'GIT_WEBHOOK_SECRET',
-    default: 'unset (POST /webhooks/receive answers 503)',
-    description:
-      'Secret of the webhooks registered on GitHub; deliveries to /api/v1/git/webhooks/receive must be signed with it (X-Hub-Signature-256)',
-  },
-  {
-    name: 'GIT_TIMEOUT_MS',
-    default: '15000',
-    description: 'Timeout of one call to a git provider (GitHub) and of one webhook delivery',
-  },
-  {
-    name: 'GIT_GITHUB_URLS',
-    default: 'empty (only https://api.github.com)',
-    description:
-      "Comma-separated GitHub Enterprise API base URLs (https; http only on loopback) a github provider may use besides https://api.github.com: users' delegated tokens are sent nowhere else",
-  },
-  {
-    name: 'GIT_ALLOW_PRIVATE_TARGETS',
-    default: 'false',
-    description:
-      'Whether webhooks of local repositories may be sent to loopback, private, link-local or unspecified addresses',
-  },
-];
-
 let memoryDir: string | undefined;
 
-/** GIT_DATA_DIR, else `<DATA_DIR>/git`, else a temporary directory for a database in memory. */
-function dataDir(env: Env): string {
-  const explicit = envString(env, 'GIT_DATA_DIR');
-  if (explicit) return resolve(explicit);
-  const data = envString(env, 'DATA_DIR', '.data');
+/** `<DATA_DIR>/git`, or a temporary directory for a database in memory. */
+function defaultDataDir(env: Env): string {
+  const data = SERVER.value(env, 'DATA_DIR');
   if (data.startsWith('memory://')) {
     memoryDir ??= mkdtempSync(join(tmpdir(), 'platform-git-'));
     return memoryDir;
@@ -75,12 +40,46 @@ function dataDir(env: Env): string {
   return resolve(data, 'git');
 }
 
+const VARIABLES = declareVariables({
+  GIT_DATA_DIR: Var.string({
+    default: defaultDataDir,
+    documentedDefault: '`<DATA_DIR>/git`; a temporary folder when `DATA_DIR` is `memory://`',
+    accepts: 'a folder',
+    description: 'Where `local` git providers keep their bare repositories',
+  }),
+  GIT_WEBHOOK_SECRET: Var.string({
+    documentedDefault: 'unset (`/webhooks/receive` answers 409 `NOT_CONFIGURED`)',
+    description:
+      'The secret GitHub signs webhook deliveries to `/api/v1/git/webhooks/receive` with (`X-Hub-Signature-256`)',
+  }),
+  GIT_TIMEOUT_MS: Var.int({
+    default: 15_000,
+    min: 100,
+    max: 600_000,
+    unit: 'ms',
+    description: 'Time limit of one GitHub call and of one outgoing webhook delivery',
+  }),
+  GIT_GITHUB_URLS: Var.baseUrls('loopback', {
+    documentedDefault: 'empty (only `https://api.github.com`)',
+    description:
+      "GitHub Enterprise API base URLs a github provider may use besides `https://api.github.com`: users' delegated tokens are sent nowhere else",
+  }),
+  GIT_ALLOW_PRIVATE_TARGETS: Var.bool({
+    default: false,
+    description:
+      '`true` lets webhooks of local repositories target loopback, private, link-local or unspecified addresses; keep `false` in production',
+  }),
+});
+
+export const GIT_VARIABLES = VARIABLES.variables;
+
 export function gitConfig(env: Env): GitConfig {
+  const values = VARIABLES.read(env);
   return {
-    dataDir: dataDir(env),
-    webhookSecret: envString(env, 'GIT_WEBHOOK_SECRET'),
-    timeoutMs: envInt(env, 'GIT_TIMEOUT_MS', 15_000, { min: 100, max: 600_000 }),
-    githubUrls: envBaseUrls(env, 'GIT_GITHUB_URLS', 'loopback'),
-    allowPrivateTargets: envBool(env, 'GIT_ALLOW_PRIVATE_TARGETS', false),
+    dataDir: resolve(values.GIT_DATA_DIR),
+    webhookSecret: values.GIT_WEBHOOK_SECRET,
+    timeoutMs: values.GIT_TIMEOUT_MS,
+    githubUrls: values.GIT_GITHUB_URLS,
+    allowPrivateTargets: values.GIT_ALLOW_PRIVATE_TARGETS,
   };
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { defineService } from '@platform/core';
 import { GIT_VARIABLES, gitConfig, type GitConfig } from './config.js';
 import type { GitDatabase } from './database.js';
+import { gitState, type GitState } from './domain/state.js';
 import { migrations } from './migrations/index.js';
 import { branchRoutes } from './routes/branches.js';
 import { contentRoutes } from './routes/content.js';
@@ -12,7 +13,7 @@ import { repoRoutes } from './routes/repos.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 /** Git providers, repositories, branches, commits, files, compare, pull requests and webhooks. */
-export const git = defineService<GitDatabase, GitConfig>({
+export const git = defineService<GitDatabase, GitConfig, GitState>({
   name: 'git',
   title: 'Git',
   root: join(__dirname, '..'),
@@ -20,6 +21,7 @@ export const git = defineService<GitDatabase, GitConfig>({
   migrations,
   variables: GIT_VARIABLES,
   config: gitConfig,
+  setup: gitState,
   routes: [
     providerRoutes,
     repoRoutes,

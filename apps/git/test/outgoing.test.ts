@@ -3,10 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from '@platform/db';
 import {
+  eventually,
   jsonApi,
   serviceUnderTest,
   testDatabase,
-  waitFor,
   type Json,
   type ServiceUnderTest,
 } from '@platform/testing';
@@ -42,7 +42,7 @@ const receiver = createServer((req, res) => {
   });
 });
 const until = (count: number) =>
-  waitFor(async () => received.length === count, 10_000, `delivery ${count}`);
+  eventually(() => received.length === count, { timeout: 10_000, what: `delivery ${count}` });
 let hookUrl: string;
 let data: ReturnType<typeof tempDir>;
 beforeAll(async () => {

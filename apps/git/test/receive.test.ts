@@ -142,14 +142,15 @@ describe('POST /webhooks/receive', () => {
     expect(res.body.error.message).toMatch(/nests deeper than 200 levels/);
   });
 
-  it('answers 503 when GIT_WEBHOOK_SECRET is not set', async () => {
+  it('answers 409 NOT_CONFIGURED when GIT_WEBHOOK_SECRET is not set', async () => {
     const bare = await serviceUnderTest(git, { env: { GIT_DATA_DIR: data.dir }, jobs: false });
     try {
       const res = await deliver(bare.app, push, {
         'x-hub-signature-256': sign(push),
         'x-github-delivery': 'd-2',
       });
-      expect(res.status).toBe(503);
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('NOT_CONFIGURED');
       expect(res.body.error.message).toMatch(/GIT_WEBHOOK_SECRET is not set/);
     } finally {
       await bare.close();

@@ -4,7 +4,7 @@ import { newId } from '@platform/core';
 import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
 import type { GitDatabase } from '../src/database';
 import { git } from '../src/index';
-import { checkRef } from '../src/providers/backend';
+import { checkRef } from '../src/domain/backends/backend';
 import { insertRepository } from '../src/repositories/repos';
 import { gitCli, PREFIX, tempDir } from './helpers';
 

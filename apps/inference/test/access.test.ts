@@ -5,20 +5,20 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import { describeIdentity, type Identity } from '@platform/core';
 import { inference } from '../src/index';
 
 const BASE_URL = 'http://127.0.0.1:9/v1';
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  svc = await serviceUnderTest(inference, {
-    env: { ...AUTH_ENV, OPENAI_API_KEY: 'sk-company', INFERENCE_BASE_URLS: BASE_URL },
-    jobs: false,
-  });
-});
-afterAll(() => svc.close());
+const svc = useService(
+  () =>
+    serviceUnderTest(inference, {
+      env: { ...AUTH_ENV, OPENAI_API_KEY: 'sk-company', INFERENCE_BASE_URLS: BASE_URL },
+      jobs: false,
+    }),
+  { scope: 'all' },
+);
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, inference.prefix, identity);
 const { admin, owner, teamMate, stranger, viewer } = CALLERS;

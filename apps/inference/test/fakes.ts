@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createParser } from 'eventsource-parser';
-import { listen, serviceUnderTest, type Json, type ServiceUnderTest } from '@platform/testing';
+import {
+  listen,
+  serviceUnderTest,
+  sleep,
+  type Json,
+  type ServiceUnderTest,
+} from '@platform/testing';
 import { inference } from '../src/index';
 
 export interface Seen {
@@ -111,7 +117,7 @@ export function sse(
       res.write(
         `${options.named && type ? `event: ${type}\n` : ''}data: ${JSON.stringify(event)}\n\n`,
       );
-      if (options.pauseMs) await new Promise((r) => setTimeout(r, options.pauseMs));
+      if (options.pauseMs) await sleep(options.pauseMs);
     }
     if (options.done) res.write('data: [DONE]\n\n');
     res.end();
@@ -184,15 +190,4 @@ export async function readEvents(res: Response) {
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
     parser.feed(decoder.decode(chunk, { stream: true }));
   return events;
-}
-
-/** Polls until `check` answers something, or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { eventually } from '@platform/testing';
 import type { InferenceDatabase, InferenceDb } from '../src/database';
-import { RequestLog } from '../src/providers/request-log';
+import { RequestLog } from '../src/domain/request-log';
 import type { NewRequest } from '../src/repositories/requests';
-import { eventually, fakeProvider, gateway, type Fake } from './fakes';
+import { fakeProvider, gateway, type Fake } from './fakes';
 
 let fake: Fake;
 let gw: Awaited<ReturnType<typeof gateway>>;
@@ -55,16 +56,16 @@ describe('a client that goes away from a non-streamed call', () => {
         body: JSON.stringify(body),
         signal: client.signal,
       }).catch((error: Error) => error);
-      await eventually(async () => (fake.seen.length > seen ? true : undefined));
+      await eventually(() => fake.seen.length > seen);
       expect(fake.seen.at(-1)!.url).toBe(upstream);
       client.abort();
       expect(await answer).toMatchObject({ name: 'AbortError' });
-      await eventually(async () => (closed.includes(upstream) ? true : undefined)).catch(() => {
+      await eventually(() => closed.includes(upstream)).catch(() => {
         throw new Error(`provider call not closed: ${closed.join()}`);
       });
       const row = await eventually(async () => {
         const last = (await gw.call('GET', '/usage?limit=1')).body.data.requests[0];
-        return last?.requestId === `gone${path.replace('/', '-')}` ? last : undefined;
+        return last?.requestId === `gone${path.replace('/', '-')}` && last;
       });
       expect(row).toMatchObject({ status: 'aborted', error: 'The client closed the connection' });
       expect(Date.now() - started).toBeLessThan(5000); // not the 20 s time limit

@@ -1,5 +1,5 @@
+import { eventually } from '@platform/testing';
 import {
-  eventually,
   fakeProvider,
   gateway,
   hang,
@@ -177,10 +177,10 @@ describe('POST /chat/stream against OpenAI chat completions', () => {
     controller.abort();
     const log = await eventually(async () => {
       const row = await lastLog();
-      return row?.status === 'aborted' ? row : undefined;
+      return row?.status === 'aborted' && row;
     });
     expect(log).toMatchObject({ kind: 'stream', estimated: true, outputTokens: 3 });
-    await eventually(async () => (providerClosed ? true : undefined));
+    await eventually(() => providerClosed);
     expect((await gw.call('GET', '/usage')).body.data.summary.totalRequests).toBe(1);
   });
 

@@ -1,16 +1,16 @@
-import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
+import { jsonApi, serviceUnderTest, useService, type JsonApi } from '@platform/testing';
 import service from '../src/index';
 
-let svc: ServiceUnderTest;
-let api: JsonApi;
-beforeEach(async () => {
-  svc = await serviceUnderTest(service, {
+const svc = useService(() =>
+  serviceUnderTest(service, {
     env: { OPENAI_API_KEY: 'sk-x', INFERENCE_BASE_URLS: 'http://127.0.0.1:9/v1' },
     jobs: false,
-  });
+  }),
+);
+let api: JsonApi;
+beforeEach(async () => {
   api = jsonApi(svc.app, '/api/v1/inference');
 });
-afterEach(() => svc.close());
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const user = [{ role: 'user', content: 'ping' }];

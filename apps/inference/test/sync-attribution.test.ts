@@ -1,6 +1,6 @@
 import { signIdentity } from '@platform/core';
 import { sql } from '@platform/db';
-import { person } from '@platform/testing';
+import { person, sleep } from '@platform/testing';
 import { anthropicError, fakeProvider, gateway, json, type Fake, type Handler } from './fakes';
 
 const SESSION_SECRET = 'test-session-secret-of-at-least-32-characters';
@@ -167,7 +167,7 @@ describe('hot path', () => {
       await sql`alter table inference.requests rename to requests_away`.execute(gw.svc.db.kysely);
       const chat = await gw.call('POST', '/chat', { model: 'mock-1', messages });
       expect(chat.status).toBe(200); // the answer does not wait for the log
-      await new Promise((r) => setTimeout(r, 150));
+      await sleep(150);
       expect(JSON.stringify(errors)).toContain('writing the request log failed');
       await sql`alter table inference.requests_away rename to requests`.execute(gw.svc.db.kysely);
       const row = await gw.call('GET', `/requests/${chat.body.data.requestId}`);

@@ -1,42 +1,42 @@
-import { envInt, envString, type Env, type Variable } from '@platform/core';
-import { parseSigningKey } from './signing-key.js';
+import { declareVariables, Var, type Env } from '@platform/core';
+import { parseSigningKey } from './domain/signing-key.js';
 
-export const LEDGER_VARIABLES: readonly Variable[] = [
-  {
-    name: 'LEDGER_RETENTION_INTERVAL_MS',
-    default: '3600000',
+const VARIABLES = declareVariables({
+  LEDGER_RETENTION_INTERVAL_MS: Var.int({
+    default: 3_600_000,
+    min: 0,
+    max: 7 * 24 * 3_600_000,
+    unit: 'ms',
     description:
-      'How often the audit service applies every retention policy (first run at the first start; the schedule is kept in the database across restarts and instances); 0 turns the job off',
-  },
-  {
-    name: 'LEDGER_SIGNING_KEY',
-    default: 'unset',
+      'How often the audit service applies every retention policy (first run at the first start; the schedule is kept in the database across restarts and instances); `0` turns the job off',
+  }),
+  LEDGER_SIGNING_KEY: Var.string({
+    accepts: 'PKCS#8 PEM, or base64 of the 32-byte seed',
     description:
-      'Ed25519 private key that signs the audit chain head (PKCS#8 PEM, or base64 of the 32-byte seed); unset turns signing off. Keep it outside the database',
-  },
-  {
-    name: 'LEDGER_SIGNING_INTERVAL_MS',
-    default: '60000',
+      'Ed25519 private key that signs the audit chain head; unset turns signing off. Keep it outside the database',
+  }),
+  LEDGER_SIGNING_INTERVAL_MS: Var.int({
+    default: 60_000,
+    min: 0,
+    max: 24 * 3_600_000,
+    unit: 'ms',
     description:
-      'How often the audit service signs its chain head when it has moved (first run at the first start; the schedule is kept in the database across restarts and instances); 0 signs only on request',
-  },
-];
+      'How often the audit service signs its chain head when it has moved (first run at the first start; the schedule is kept in the database across restarts and instances); `0` signs only on request',
+  }),
+});
+
+export const LEDGER_VARIABLES = VARIABLES.variables;
 
 /** Reads LEDGER_VARIABLES; a bad value throws a ConfigError naming the variable. */
 export function ledgerConfig(env: Env) {
-  const signingKey = envString(env, 'LEDGER_SIGNING_KEY');
+  const values = VARIABLES.read(env);
+  const signingKey = values.LEDGER_SIGNING_KEY;
   return {
-    retentionIntervalMs: envInt(env, 'LEDGER_RETENTION_INTERVAL_MS', 3_600_000, {
-      min: 0,
-      max: 7 * 24 * 3_600_000,
-    }),
+    retentionIntervalMs: values.LEDGER_RETENTION_INTERVAL_MS,
     /** Undefined when LEDGER_SIGNING_KEY is unset: chain heads are not signed. */
     signingKey:
       signingKey === undefined ? undefined : parseSigningKey('LEDGER_SIGNING_KEY', signingKey),
-    signingIntervalMs: envInt(env, 'LEDGER_SIGNING_INTERVAL_MS', 60_000, {
-      min: 0,
-      max: 24 * 3_600_000,
-    }),
+    signingIntervalMs: values.LEDGER_SIGNING_INTERVAL_MS,
   };
 }
 

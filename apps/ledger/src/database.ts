@@ -1,6 +1,4 @@
-import type { ServiceRoutes } from '@platform/core';
 import type { Generated, Kysely, Selectable } from '@platform/db';
-import type { LedgerConfig } from './config.js';
 
 /** The tables of the `ledger` schema, as the migrations make them. */
 export interface LedgerDatabase {
@@ -87,6 +85,3 @@ export type ChainHead = Pick<Selectable<ChainHeadTable>, 'seq' | 'hash'>;
 export type PolicyRow = Selectable<PoliciesTable>;
 export type ClassificationRow = Selectable<ClassificationsTable>;
 export type SignedHeadRow = Selectable<SignedHeadsTable>;
-
-/** A route plugin of the ledger (given `{ db, config, storage }`). */
-export type LedgerRoutes = ServiceRoutes<LedgerDatabase, LedgerConfig>;

@@ -3,17 +3,18 @@ import { defineService } from '@platform/core';
 import { LEDGER_VARIABLES, ledgerConfig, type LedgerConfig } from './config.js';
 import type { LedgerDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
-import { applyAll } from './retention.js';
+import { applyAll } from './domain/retention.js';
 import { classificationRoutes } from './routes/classifications.js';
 import { eventRoutes } from './routes/events.js';
 import { policyRoutes } from './routes/policies.js';
 import { signatureRoutes } from './routes/signatures.js';
-import { headStatement, signHead } from './signing.js';
+import { headStatement, signHead } from './domain/signing.js';
+import { ledgerState, type LedgerState } from './domain/state.js';
 
 export { LEDGER_VARIABLES, ledgerConfig, type LedgerConfig } from './config.js';
 
 /** Audit: a hash-chained event log with signed heads, enforced retention, field classifications (spec 2.3, 4.3). */
-export const ledger = defineService<LedgerDatabase, LedgerConfig>({
+export const ledger = defineService<LedgerDatabase, LedgerConfig, LedgerState>({
   name: 'ledger',
   title: 'Audit',
   root: join(__dirname, '..'),
@@ -21,6 +22,7 @@ export const ledger = defineService<LedgerDatabase, LedgerConfig>({
   migrations,
   variables: LEDGER_VARIABLES,
   config: ledgerConfig,
+  setup: ledgerState,
   routes: [eventRoutes, signatureRoutes, policyRoutes, classificationRoutes],
   jobs: ({ db, config }) => [
     {

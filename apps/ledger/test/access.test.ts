@@ -5,20 +5,20 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import { ledger } from '../src/index';
 
 // Issue 31: the audit trail is append-only and truthful, its configuration and reading the admins'.
 
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  svc = await serviceUnderTest(ledger, {
-    env: { ...AUTH_ENV, LEDGER_RETENTION_INTERVAL_MS: '0' },
-    jobs: false,
-  });
-});
-afterAll(() => svc.close());
+const svc = useService(
+  () =>
+    serviceUnderTest(ledger, {
+      env: { ...AUTH_ENV, LEDGER_RETENTION_INTERVAL_MS: '0' },
+      jobs: false,
+    }),
+  { scope: 'all' },
+);
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, ledger.prefix, identity);
 const admin = {

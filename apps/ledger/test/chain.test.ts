@@ -1,13 +1,12 @@
 import { sql } from '@platform/db';
-import { serviceUnderTest } from '@platform/testing';
-import { eventHash, personalHash } from '../src/chain';
+import { serviceUnderTest, useService } from '@platform/testing';
+import { eventHash, personalHash } from '../src/domain/chain';
 import { ledger } from '../src/index';
-import { ledgerUnderTest, type Ledger } from './helpers';
+import { ledgerUnderTest } from './helpers';
 
-let svc: Ledger;
+const svc = useService(ledgerUnderTest);
 let ids: string[];
 beforeEach(async () => {
-  svc = await ledgerUnderTest();
   ids = [];
   for (let i = 1; i <= 6; i++)
     ids.push(
@@ -20,7 +19,6 @@ beforeEach(async () => {
       ).body.data.id,
     );
 });
-afterEach(() => svc.close());
 
 const verify = async () => (await svc.get('/events/verify')).body.data;
 

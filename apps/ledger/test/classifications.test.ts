@@ -1,10 +1,7 @@
-import { ledgerUnderTest, type Ledger } from './helpers';
+import { useService } from '@platform/testing';
+import { ledgerUnderTest } from './helpers';
 
-let svc: Ledger;
-beforeEach(async () => {
-  svc = await ledgerUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(ledgerUnderTest);
 
 const classify = (payload: object) =>
   svc.post('/classifications', { justification: 'Needed for invoices', ...payload });

@@ -1,11 +1,8 @@
-import { GENESIS_HASH } from '../src/chain';
-import { ledgerUnderTest, type Ledger } from './helpers';
+import { useService } from '@platform/testing';
+import { GENESIS_HASH } from '../src/domain/chain';
+import { ledgerUnderTest } from './helpers';
 
-let svc: Ledger;
-beforeEach(async () => {
-  svc = await ledgerUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(ledgerUnderTest);
 
 describe('POST /events', () => {
   it('records an event with an 8-character id, a timestamp and its place in the chain', async () => {

@@ -20,8 +20,3 @@ export async function ledgerUnderTest(
 
 /** Days before now, as an ISO timestamp. */
 export const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-
-/** Polls `check` until it returns true (the test's own timeout bounds the wait). */
-export async function eventually(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 25));
-}

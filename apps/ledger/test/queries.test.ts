@@ -1,12 +1,9 @@
-import { appendEvents } from '../src/appender';
-import { ledgerUnderTest, type Ledger } from './helpers';
+import { useService } from '@platform/testing';
+import { appendEvents } from '../src/domain/appender';
+import { ledgerUnderTest } from './helpers';
 
-let svc: Ledger;
-beforeEach(async () => {
-  // No retention run in the background while queries are counted.
-  svc = await ledgerUnderTest({ env: { LEDGER_RETENTION_INTERVAL_MS: '0' } });
-});
-afterEach(() => svc.close());
+// No retention run in the background while queries are counted.
+const svc = useService(() => ledgerUnderTest({ env: { LEDGER_RETENTION_INTERVAL_MS: '0' } }));
 
 /** Rows listed by `url` and the queries the list cost. */
 async function list(url: string) {

@@ -1,7 +1,8 @@
 import { ConfigError, standaloneConfig } from '@platform/core';
-import { appendEvents } from '../src/appender';
+import { eventually, sleep } from '@platform/testing';
+import { appendEvents } from '../src/domain/appender';
 import { ledger } from '../src/index';
-import { daysAgo, eventually, ledgerUnderTest, type Ledger } from './helpers';
+import { daysAgo, ledgerUnderTest, type Ledger } from './helpers';
 
 let svc: Ledger;
 afterEach(() => svc.close());
@@ -253,7 +254,7 @@ describe('the retention job', () => {
     await record('old', 10);
     await record('new', 0);
     await svc.post('/policies', { name: 'week', retentionDays: 7 });
-    await eventually(async () => (await actions()).length === 1);
+    await eventually(async () => (await actions()).length === 1, { timeout: 20_000 });
     expect(await actions()).toEqual(['new']);
     expect((await svc.get('/policies/week')).body.data.lastAppliedAt).not.toBeNull();
     expect(await verify()).toMatchObject({ valid: true, checked: 1 });
@@ -264,7 +265,7 @@ describe('the retention job', () => {
     await record('old', 10);
     await svc.post('/policies', { name: 'week', retentionDays: 7 });
     // A job with no pause between runs would remove it within these few timer turns.
-    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    for (let i = 0; i < 10; i++) await sleep(2);
     expect((await svc.get('/policies/week')).body.data.lastAppliedAt).toBeNull();
     expect(await actions()).toEqual(['old']);
   });

@@ -1,9 +1,9 @@
-import { serviceUnderTest } from '@platform/testing';
-import { eventHash } from '../src/chain';
+import { eventually, serviceUnderTest } from '@platform/testing';
+import { eventHash } from '../src/domain/chain';
 import { ledger } from '../src/index';
-import { signHead } from '../src/signing';
-import { verifyChain } from '../src/verify';
-import { daysAgo, eventually, type Ledger } from './helpers';
+import { signHead } from '../src/domain/signing';
+import { verifyChain } from '../src/domain/verify';
+import { daysAgo, type Ledger } from './helpers';
 import { newKey, rewriteFrom, signingLedger } from './signing-helpers';
 
 let svc: Ledger;
@@ -221,7 +221,9 @@ describe('verify with signed heads', () => {
   it('notes when the latest signed head is older than signing every interval explains', async () => {
     await svc.close();
     svc = await signingLedger(key, '60000');
-    await eventually(async () => (await svc.get('/events/heads')).body.data.length === 1);
+    await eventually(async () => (await svc.get('/events/heads')).body.data.length === 1, {
+      timeout: 20_000,
+    });
     await record('a');
     await record('b');
     const then = new Date(Date.now() - 10 * 60_000);

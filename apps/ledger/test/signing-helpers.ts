@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from '@platform/db';
-import { eventHash, personalHash } from '../src/chain';
+import { eventHash, personalHash } from '../src/domain/chain';
 import type { EventRow, LedgerDb } from '../src/database';
-import { parseSigningKey } from '../src/signing-key';
+import { parseSigningKey } from '../src/domain/signing-key';
 import { ledgerUnderTest, type Ledger } from './helpers';
 
 /** A fresh Ed25519 key in every encoding LEDGER_SIGNING_KEY accepts. */

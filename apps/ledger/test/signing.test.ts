@@ -1,8 +1,9 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { inspect } from 'node:util';
 import canonicalize from 'canonicalize';
+import { eventually, sleep } from '@platform/testing';
 import { ledger } from '../src/index';
-import { eventually, ledgerUnderTest, type Ledger } from './helpers';
+import { ledgerUnderTest, type Ledger } from './helpers';
 import { dumpTables, newKey, signingLedger } from './signing-helpers';
 
 let svc: Ledger;
@@ -87,11 +88,11 @@ describe('signed chain heads', () => {
   it('signs periodically when the head moved, and only then', async () => {
     svc = await signingLedger(key, '40');
     // The first run, at start-up, signs the empty chain.
-    await eventually(async () => (await heads()).length === 1);
+    await eventually(async () => (await heads()).length === 1, { timeout: 20_000 });
     expect((await heads())[0]).toMatchObject({ seq: 0, hash: '0'.repeat(64) });
     await record('a');
     await record('b');
-    await eventually(async () => (await heads())[0].seq === 2);
+    await eventually(async () => (await heads())[0].seq === 2, { timeout: 20_000 });
     // A run may have come between the two events (seq 1); none comes while the head stays.
     const seqs = async () => (await heads()).map((h: { seq: number }) => h.seq);
     const signed = await seqs();
@@ -99,7 +100,7 @@ describe('signed chain heads', () => {
       [2, 0],
       [2, 1, 0],
     ]).toContainEqual(signed);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     expect(await seqs()).toEqual(signed);
     expect((await svc.get('/events/verify')).body.data).toMatchObject({
       valid: true,
@@ -140,11 +141,11 @@ describe('without a signing key', () => {
 
   it('does not sign, says why, and has no public key', async () => {
     const sign = await svc.post('/events/heads');
-    expect(sign.status).toBe(503);
+    expect(sign.status).toBe(409);
     expect(sign.body).toEqual({
       success: false,
       error: {
-        code: 'SERVICE_UNAVAILABLE',
+        code: 'NOT_CONFIGURED',
         message: 'Signing is off: LEDGER_SIGNING_KEY is not set on the audit service',
       },
     });

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Kysely, Selectable } from '@platform/db';
+import type { Category } from './domain/tokens.js';
 
 /** The tables of the `palette` schema, as the migrations make them. */
 export interface PaletteDatabase {
@@ -29,7 +30,7 @@ interface NamedTable {
 }
 
 export interface TokensTable extends NamedTable {
-  category: string;
+  category: Category;
   value_default: string;
   value_dark: string | null;
   /** The token the default value is an alias of (its value then holds the alias text). */
@@ -40,9 +41,12 @@ export interface TokensTable extends NamedTable {
   group: string | null;
 }
 
+/** Where a component is in its life. */
+export type ComponentStatus = 'draft' | 'experimental' | 'beta' | 'stable' | 'deprecated';
+
 export interface ComponentsTable extends NamedTable {
   category: string | null;
-  status: string;
+  status: ComponentStatus;
   props: Prop[];
   variants: Variant[];
   examples: Example[];
@@ -58,11 +62,15 @@ export interface StandardsTable extends NamedTable {
   guidelines: string[];
 }
 
+/** How much a breach of an accessibility rule hurts, and the WCAG level of its criterion. */
+export type RuleSeverity = 'minor' | 'moderate' | 'serious' | 'critical';
+export type RuleLevel = 'A' | 'AA' | 'AAA';
+
 export interface RulesTable extends NamedTable {
   category: string | null;
-  severity: string;
+  severity: RuleSeverity;
   wcag: string | null;
-  level: string | null;
+  level: RuleLevel | null;
 }
 
 /** A link between two records; `seq` keeps the order they were linked in. */
@@ -95,14 +103,12 @@ export interface Step {
 }
 
 export type PaletteDb = Kysely<PaletteDatabase>;
+/** The tables of the records that have a name (search and ownership look through them all). */
 export type RecordTable = 'tokens' | 'components' | 'patterns' | 'standards' | 'rules';
-/** A row of a kind of record; the columns every kind has are known even when the kind is not. */
-export type Row<T extends RecordTable> = Selectable<PaletteDatabase[T]> & Selectable<NamedTable>;
 /** The columns a create sets: the database makes the id and the stamps. */
-export type Columns<T extends RecordTable> = Omit<
-  Insertable<PaletteDatabase[T]>,
-  'id' | 'created' | 'updated'
->;
-export type TokenRow = Row<'tokens'>;
-export type ComponentRow = Row<'components'>;
-export type PatternRow = Row<'patterns'>;
+export type New<Table> = Omit<Insertable<Table>, 'id' | 'created' | 'updated'>;
+export type TokenRow = Selectable<TokensTable>;
+export type ComponentRow = Selectable<ComponentsTable>;
+export type PatternRow = Selectable<PatternsTable>;
+export type StandardRow = Selectable<StandardsTable>;
+export type RuleRow = Selectable<RulesTable>;

@@ -4,7 +4,7 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import type { PaletteDatabase } from '../src/database';
@@ -13,9 +13,10 @@ import { palette } from '../src/index';
 // What belongs to a record (a component's props, variants and examples, a pattern's steps) is
 // changed by the record's owners; what only reads (search, export, contrast) is for everyone
 // signed in (issue 31).
-let svc: ServiceUnderTest;
+const svc = useService(() => serviceUnderTest(palette, { env: AUTH_ENV, jobs: false }), {
+  scope: 'all',
+});
 beforeAll(async () => {
-  svc = await serviceUnderTest(palette, { env: AUTH_ENV, jobs: false });
   // The owner's component and pattern, for team payments; a token of a stranger's.
   const owner = as(CALLERS.owner);
   await owner.post('/components', { name: 'Button' });
@@ -25,7 +26,6 @@ beforeAll(async () => {
   await as(CALLERS.stranger).post('/tokens', { name: 'ink', category: 'color', value: '#111' });
   await as(CALLERS.stranger).post('/tokens', { name: 'paper', category: 'color', value: '#fff' });
 });
-afterAll(() => svc.close());
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, palette.prefix, identity);
 const admin = () => as(CALLERS.admin);

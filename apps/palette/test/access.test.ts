@@ -4,18 +4,16 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import { palette } from '../src/index';
 
 // The design system is shared knowledge: every signed-in caller reads it, members add to it, and
 // a record's creator, its team and admins change or delete it (issue 31).
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  svc = await serviceUnderTest(palette, { env: AUTH_ENV, jobs: false });
+const svc = useService(() => serviceUnderTest(palette, { env: AUTH_ENV, jobs: false }), {
+  scope: 'all',
 });
-afterAll(() => svc.close());
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, palette.prefix, identity);
 const admin = () => as(CALLERS.admin);

@@ -1,9 +1,9 @@
 import postcss from 'postcss';
-import { paletteUnderTest, type Palette } from './helpers';
+import { useService } from '@platform/testing';
+import { paletteUnderTest } from './helpers';
 
-let svc: Palette;
+const svc = useService(paletteUnderTest);
 beforeEach(async () => {
-  svc = await paletteUnderTest();
   await svc.create('/tokens', {
     name: '500',
     category: 'color',
@@ -17,7 +17,6 @@ beforeEach(async () => {
     dark: '#f9fafb',
   });
 });
-afterEach(() => svc.close());
 
 /** name -> value of the declarations of `selector` in the CSS export. */
 async function cssOf(selector: string) {

@@ -1,12 +1,11 @@
-import { paletteUnderTest, type Palette } from './helpers';
+import { useService } from '@platform/testing';
+import { paletteUnderTest } from './helpers';
 
-let svc: Palette;
+const svc = useService(paletteUnderTest);
 beforeEach(async () => {
-  svc = await paletteUnderTest();
   await svc.create('/tokens', { name: 'ink', category: 'color', value: '#111' });
   await svc.create('/tokens', { name: 'gap', category: 'spacing', value: '4px' });
 });
-afterEach(() => svc.close());
 
 describe('components', () => {
   it('creates one with props, variants and tokens by id or name', async () => {

@@ -1,5 +1,6 @@
 import postcss from 'postcss';
-import { paletteUnderTest, type Palette } from './helpers';
+import { useService } from '@platform/testing';
+import { paletteUnderTest } from './helpers';
 import { styleDictionaryCss } from './style-dictionary';
 
 /** One token of every category (and an alias), each with the utility that must use it. */
@@ -80,12 +81,10 @@ const UTILITIES: Array<[string, RegExp, RegExp]> = [
   ],
 ];
 
-let svc: Palette;
+const svc = useService(paletteUnderTest, { scope: 'all' });
 beforeAll(async () => {
-  svc = await paletteUnderTest();
   for (const token of TOKENS) await svc.create('/tokens', token);
 });
-afterAll(() => svc.close());
 
 const exported = async (format: string) =>
   (await svc.get(`/export?format=${format}`)).body.data.output as string;

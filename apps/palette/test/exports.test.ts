@@ -1,10 +1,10 @@
 import postcss from 'postcss';
-import { paletteUnderTest, type Palette } from './helpers';
+import { useService } from '@platform/testing';
+import { paletteUnderTest } from './helpers';
 import { styleDictionaryCss } from './style-dictionary';
 
-let svc: Palette;
+const svc = useService(paletteUnderTest, { scope: 'all' });
 beforeAll(async () => {
-  svc = await paletteUnderTest();
   for (const token of [
     { name: 'color-primary', category: 'color', value: '#0055ff', dark: '#99bbff', group: 'brand' },
     {
@@ -22,7 +22,6 @@ beforeAll(async () => {
   ])
     await svc.create('/tokens', token);
 });
-afterAll(() => svc.close());
 
 const exported = async (format: string) => {
   const { status, body } = await svc.get(`/export?format=${format}`);

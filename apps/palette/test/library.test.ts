@@ -1,12 +1,11 @@
-import { paletteUnderTest, type Palette } from './helpers';
+import { useService } from '@platform/testing';
+import { paletteUnderTest } from './helpers';
 
-let svc: Palette;
+const svc = useService(paletteUnderTest);
 beforeEach(async () => {
-  svc = await paletteUnderTest();
   await svc.create('/components', { name: 'Button', status: 'stable' });
   await svc.create('/components', { name: 'Input', status: 'beta' });
 });
-afterEach(() => svc.close());
 
 describe('patterns', () => {
   it('creates one, appends ordered steps, and resolves its components', async () => {

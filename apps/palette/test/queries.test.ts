@@ -1,18 +1,17 @@
 import { jsonb } from '@platform/db';
-import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
+import { jsonApi, serviceUnderTest, useService, type JsonApi } from '@platform/testing';
 import type { PaletteDb } from '../src/database';
 import { palette } from '../src/index';
-import { insertRecord } from '../src/repositories/records';
+import { insertComponent } from '../src/repositories/components';
+import { insertToken } from '../src/repositories/tokens';
 
-let svc: ServiceUnderTest;
+const svc = useService(() => serviceUnderTest(palette));
 let api: JsonApi;
 let db: PaletteDb;
 beforeEach(async () => {
-  svc = await serviceUnderTest(palette);
   api = jsonApi(svc.app, palette.prefix);
   db = svc.db.schema('palette');
 });
-afterEach(() => svc.close());
 
 /** `count` records named `<kind>-0000`...: the name is also the id, so that links are easy to make. */
 const many = (kind: string, count: number) =>
@@ -31,9 +30,9 @@ async function queriesOf(path: string, length: number) {
 async function twoComponents() {
   const tokens = [];
   for (const name of ['ink', 'paper']) {
-    const values = { name, category: 'spacing', value_default: '1px', tags: [] };
+    const values = { name, category: 'spacing' as const, value_default: '1px', tags: [] };
     tokens.push(
-      await insertRecord(db, 'tokens', {
+      await insertToken(db, {
         ...values,
         css_variable: `--${name}`,
         tailwind_key: name,
@@ -42,12 +41,18 @@ async function twoComponents() {
   }
   const ids = [];
   for (const name of ['Button', 'Input']) {
-    const values = { name, status: 'stable', props: [], variants: [], examples: [], tags: [] };
+    const values = {
+      name,
+      status: 'stable' as const,
+      props: [],
+      variants: [],
+      examples: [],
+      tags: [],
+    };
     ids.push(
       (
-        await insertRecord(
+        await insertComponent(
           db,
-          'components',
           values,
           tokens.map((t) => t.id),
         )

@@ -1,9 +1,9 @@
+import { useService } from '@platform/testing';
 import { SCORES } from '../src/schemas/search';
-import { paletteUnderTest, type Palette } from './helpers';
+import { paletteUnderTest } from './helpers';
 
-let svc: Palette;
+const svc = useService(paletteUnderTest);
 beforeEach(async () => {
-  svc = await paletteUnderTest();
   await svc.create('/tokens', {
     name: 'button-bg',
     category: 'color',
@@ -20,7 +20,6 @@ beforeEach(async () => {
     description: 'Buttons at least 24px',
   });
 });
-afterEach(() => svc.close());
 
 describe('GET /search', () => {
   it('ranks name matches above description and tag matches, across kinds', async () => {

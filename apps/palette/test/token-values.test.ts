@@ -1,13 +1,10 @@
 import postcss from 'postcss';
+import { useService } from '@platform/testing';
 import type { PaletteDb } from '../src/database';
-import { insertRecord } from '../src/repositories/records';
-import { paletteUnderTest, type Palette } from './helpers';
+import { insertToken } from '../src/repositories/tokens';
+import { paletteUnderTest } from './helpers';
 
-let svc: Palette;
-beforeEach(async () => {
-  svc = await paletteUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(paletteUnderTest);
 
 const token = (category: string, value: string) => ({ name: 'x', category, value });
 
@@ -91,7 +88,7 @@ describe('no value breaks out of its declaration', () => {
       ['broken', '1rem }'],
       ['comment', '1px /* x'],
     ])
-      await insertRecord(db, 'tokens', {
+      await insertToken(db, {
         name,
         category: 'spacing',
         value_default: value,
@@ -155,7 +152,7 @@ describe('names keep their words', () => {
 
   it('a rename re-derives a variable derived by the old rule', async () => {
     const db = svc.db.schema('palette') as PaletteDb;
-    await insertRecord(db, 'tokens', {
+    await insertToken(db, {
       name: 'bgColor-old',
       category: 'color',
       value_default: '#fff',

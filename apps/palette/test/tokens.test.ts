@@ -1,10 +1,7 @@
-import { paletteUnderTest, type Palette } from './helpers';
+import { useService } from '@platform/testing';
+import { paletteUnderTest } from './helpers';
 
-let svc: Palette;
-beforeEach(async () => {
-  svc = await paletteUnderTest();
-});
-afterEach(() => svc.close());
+const svc = useService(paletteUnderTest);
 
 describe('tokens', () => {
   it('creates a token, deriving cssVariable and tailwindKey from the name', async () => {

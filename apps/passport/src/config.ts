@@ -1,55 +1,83 @@
-import { ConfigError, envInt, envString, envUrl, type Env } from '@platform/core';
-import { parseApiKey } from './auth/keys.js';
+import { declareVariables, Var, type Env } from '@platform/core';
+import { parseApiKey } from './domain/keys.js';
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 /** Passport's own variables (the authentication ones are libs/core's AUTH_VARIABLES). */
-export const PASSPORT_VARIABLES = [
-  {
-    name: 'AUTH_ALLOWED_DOMAINS',
-    default: 'unset (any domain)',
+const VARIABLES = declareVariables({
+  AUTH_ALLOWED_DOMAINS: Var.list({
+    lower: true,
+    documentedDefault: 'unset (any)',
+    accepts: 'comma-separated domains',
+    check: (domains) => {
+      const bad = domains.find((domain) => !DOMAIN.test(domain));
+      return bad && `has "${bad}", which is not a domain`;
+    },
     description:
-      'Comma-separated email domains allowed to sign in (example.com,example.org); others get 403',
-  },
-  {
-    name: 'AUTH_ADMINS',
-    default: 'unset (no user is an admin)',
+      'Identity: email domains allowed to sign in (example.com,example.org); others get 403 and no session',
+  }),
+  AUTH_ADMINS: Var.list({
+    lower: true,
+    accepts: 'comma-separated emails',
+    check: (emails) => {
+      const bad = emails.find((email) => !/^[^\s@]+@[^\s@]+$/.test(email));
+      return bad && `has "${bad}", which is not an email address`;
+    },
     description:
-      'Comma-separated emails of the administrators (ada@example.com,grace@example.com): always admins, whatever role is set for them; the platform configuration (flags, providers, channels, retention, roles) is theirs',
-  },
-  {
-    name: 'AUTH_ADMIN_GROUPS',
-    default: 'unset',
+      'Identity: the administrators: always admins (see Access), whatever role is set for them; the platform configuration is theirs. With authentication off everyone may do everything',
+  }),
+  AUTH_ADMIN_GROUPS: Var.list({
+    accepts: 'comma-separated groups',
     description:
-      'Comma-separated values of the OpenID `groups` claim whose members are admins (platform-admins)',
-  },
-  {
-    name: 'AUTH_DEFAULT_ROLE',
+      'Identity: values of the OpenID `groups` claim whose members are admins (compared without case)',
+  }),
+  AUTH_DEFAULT_ROLE: Var.string({
     default: 'member',
+    accepts: '`member` or `viewer`',
+    check: (role) =>
+      role === 'member' || role === 'viewer'
+        ? undefined
+        : `must be member or viewer, got "${role}"`,
     description:
-      'The role of everyone else until an admin sets theirs (PUT /api/v1/passport/users/:email/role): member (reads and writes) or viewer (reads only)',
-  },
-  {
-    name: 'PLATFORM_API_KEY',
-    default: 'unset',
+      'Identity: the role of everyone else until an admin sets theirs (`PUT /api/v1/passport/users/:email/role`): `member` reads and writes, `viewer` only reads',
+  }),
+  PLATFORM_API_KEY: Var.string({
+    accepts: '`plk_...`',
+    check: (key) =>
+      parseApiKey(key)
+        ? undefined
+        : 'is not a platform API key (plk_ + 32 letters or digits + a 6-character checksum); make one with `node apps/passport/dist/new-key.js`',
     description:
-      'A bootstrap API key (plk_..., made by `node apps/passport/dist/new-key.js`) seeded hashed at start-up for CI and the CLI; changing or unsetting it revokes the previous one',
-  },
-  {
-    name: 'PUBLIC_URL',
-    default: "the request's own origin",
+      'Identity: a bootstrap API key for CI and the CLI (`npm run new-key -w apps/passport` prints one), stored hashed; changing or unsetting it revokes the previous one',
+  }),
+  PUBLIC_URL: Var.url({
+    documentedDefault: "the request's origin",
+    accepts: 'an http(s) origin',
+    check: (url) => {
+      if (!/^https?:/.test(url)) return `must be an http(s) URL, got "${url}"`;
+      if (new URL(url).pathname !== '/') return `must be an origin without a path, got "${url}"`;
+      return undefined;
+    },
     description:
-      'Base URL people reach the platform at (https://platform.example.com): redirect URIs are built on it, and an https one makes the session cookie Secure',
-  },
-  {
-    name: 'SESSION_MAX_AGE_MS',
-    default: '604800000 (7 days)',
-    description: 'How long a session lasts after sign-in (60000 to 31536000000)',
-  },
-  {
-    name: 'OIDC_SCOPES',
-    default: 'openid email profile',
-    description: 'Scopes asked at sign-in (must include openid)',
-  },
-] as const;
+      'Identity: the origin sign-in redirect URIs are built on; an https one makes the cookies Secure',
+  }),
+  SESSION_MAX_AGE_MS: Var.int({
+    default: 7 * 24 * 3600 * 1000,
+    min: 60_000,
+    max: 365 * 24 * 3600 * 1000,
+    unit: 'ms',
+    description: 'Identity: how long a session lasts after sign-in',
+  }),
+  OIDC_SCOPES: Var.list({
+    default: ['openid', 'email', 'profile'],
+    separator: ' ',
+    check: (scopes) =>
+      scopes.includes('openid') ? undefined : `must include openid, got "${scopes.join(' ')}"`,
+    description: 'Identity: the scopes asked at sign-in (must include `openid`)',
+  }),
+});
+
+export const PASSPORT_VARIABLES = VARIABLES.variables;
 
 export interface PassportConfig {
   allowedDomains: string[];
@@ -67,62 +95,18 @@ export interface PassportConfig {
   env: Env;
 }
 
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-
 export function passportConfig(env: Env): PassportConfig {
-  const allowedDomains = (envString(env, 'AUTH_ALLOWED_DOMAINS') ?? '')
-    .split(',')
-    .map((domain) => domain.trim().toLowerCase())
-    .filter((domain) => domain !== '');
-  const badDomain = allowedDomains.find((domain) => !DOMAIN.test(domain));
-  if (badDomain)
-    throw new ConfigError('AUTH_ALLOWED_DOMAINS', `has "${badDomain}", which is not a domain`);
-
-  const admins = (envString(env, 'AUTH_ADMINS') ?? '')
-    .split(',')
-    .map((email) => email.trim().toLowerCase())
-    .filter((email) => email !== '');
-  const badAdmin = admins.find((email) => !/^[^\s@]+@[^\s@]+$/.test(email));
-  if (badAdmin)
-    throw new ConfigError('AUTH_ADMINS', `has "${badAdmin}", which is not an email address`);
-
-  const adminGroups = (envString(env, 'AUTH_ADMIN_GROUPS') ?? '')
-    .split(',')
-    .map((group) => group.trim())
-    .filter((group) => group !== '');
-  const defaultRole = envString(env, 'AUTH_DEFAULT_ROLE', 'member');
-  if (defaultRole !== 'member' && defaultRole !== 'viewer')
-    throw new ConfigError('AUTH_DEFAULT_ROLE', `must be member or viewer, got "${defaultRole}"`);
-
-  const bootstrapKey = envString(env, 'PLATFORM_API_KEY');
-  if (bootstrapKey && !parseApiKey(bootstrapKey))
-    throw new ConfigError(
-      'PLATFORM_API_KEY',
-      'is not a platform API key (plk_ + 32 letters or digits + a 6-character checksum); make one with `node apps/passport/dist/new-key.js`',
-    );
-
-  const publicUrl = envUrl(env, 'PUBLIC_URL');
-  if (publicUrl && !/^https?:/.test(publicUrl))
-    throw new ConfigError('PUBLIC_URL', `must be an http(s) URL, got "${publicUrl}"`);
-  if (publicUrl && new URL(publicUrl).pathname !== '/')
-    throw new ConfigError('PUBLIC_URL', `must be an origin without a path, got "${publicUrl}"`);
-
-  const scopes = envString(env, 'OIDC_SCOPES', 'openid email profile').split(/\s+/);
-  if (!scopes.includes('openid'))
-    throw new ConfigError('OIDC_SCOPES', `must include openid, got "${scopes.join(' ')}"`);
-
+  const values = VARIABLES.read(env);
   return {
-    allowedDomains,
-    admins,
-    adminGroups,
-    defaultRole,
-    bootstrapKey,
-    publicUrl,
-    sessionMaxAgeMs: envInt(env, 'SESSION_MAX_AGE_MS', 7 * 24 * 3600 * 1000, {
-      min: 60_000,
-      max: 365 * 24 * 3600 * 1000,
-    }),
-    scopes,
+    allowedDomains: values.AUTH_ALLOWED_DOMAINS,
+    admins: values.AUTH_ADMINS,
+    adminGroups: values.AUTH_ADMIN_GROUPS,
+    // Checked by its declaration.
+    defaultRole: values.AUTH_DEFAULT_ROLE as PassportConfig['defaultRole'],
+    bootstrapKey: values.PLATFORM_API_KEY,
+    publicUrl: values.PUBLIC_URL,
+    sessionMaxAgeMs: values.SESSION_MAX_AGE_MS,
+    scopes: values.OIDC_SCOPES,
     env,
   };
 }

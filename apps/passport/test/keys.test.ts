@@ -1,5 +1,5 @@
-import { testDatabase, serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
-import { checksum, newApiKey, parseApiKey } from '../src/auth/keys';
+import { serviceUnderTest, sleep, testDatabase, type ServiceUnderTest } from '@platform/testing';
+import { checksum, newApiKey, parseApiKey } from '../src/domain/keys';
 import { passport } from '../src/index';
 import { everyStoredText, PREFIX, SESSION_SECRET } from './helpers';
 
@@ -115,7 +115,7 @@ describe('with authentication on', () => {
     const key = (await call('POST', '/keys', BOOTSTRAP, { name: 'short', expiresAt: soon })).json()
       .data.key;
     expect((await call('GET', '/me', key)).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await sleep(1600);
     expect((await call('GET', '/me', key)).statusCode).toBe(401);
     const past = await call('POST', '/keys', BOOTSTRAP, { name: 'old', expiresAt: soon });
     expect(past.statusCode).toBe(400);

@@ -1,5 +1,5 @@
 import type { Json, ServiceUnderTest } from '@platform/testing';
-import { newApiKey } from '../src/auth/keys';
+import { newApiKey } from '../src/domain/keys';
 import { passport } from '../src/index';
 import {
   ADA,

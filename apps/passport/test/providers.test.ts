@@ -1,7 +1,7 @@
 import { signIdentity } from '@platform/core';
 import { sql } from '@platform/db';
 import type { Json, ServiceUnderTest } from '@platform/testing';
-import { newApiKey } from '../src/auth/keys';
+import { newApiKey } from '../src/domain/keys';
 import {
   authEnv,
   everyStoredText,

@@ -1,5 +1,5 @@
 import { sql } from '@platform/db';
-import type { Json, ServiceUnderTest } from '@platform/testing';
+import { sleep, type Json, type ServiceUnderTest } from '@platform/testing';
 import {
   authEnv,
   browser,
@@ -188,7 +188,7 @@ describe('sign-in', () => {
     await sql`update passport.sessions set expires_at = now() + interval '1500 milliseconds'
       where revoked_at is null`.execute(svc.db.kysely);
     expect((await second.get(`${base}${PREFIX}/me`)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await sleep(1600);
     const expired = await second.get(`${base}${PREFIX}/me`);
     expect(expired.status).toBe(401);
     expect((await expired.json()).error.message).toMatch(/session has ended/);

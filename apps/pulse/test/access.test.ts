@@ -4,16 +4,14 @@ import {
   jsonApiAs,
   keyCaller,
   serviceUnderTest,
-  type ServiceUnderTest,
+  useService,
 } from '@platform/testing';
 import type { Identity } from '@platform/core';
 import { pulse } from '../src/index';
 
-let svc: ServiceUnderTest;
-beforeAll(async () => {
-  svc = await serviceUnderTest(pulse, { env: AUTH_ENV, jobs: false });
+const svc = useService(() => serviceUnderTest(pulse, { env: AUTH_ENV, jobs: false }), {
+  scope: 'all',
 });
-afterAll(() => svc.close());
 
 const as = (identity: Identity | undefined) => jsonApiAs(svc.app, pulse.prefix, identity);
 

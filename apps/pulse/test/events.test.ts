@@ -1,11 +1,7 @@
-import { serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
+import { serviceUnderTest, useService } from '@platform/testing';
 import { pulse } from '../src/index';
 
-let svc: ServiceUnderTest;
-beforeEach(async () => {
-  svc = await serviceUnderTest(pulse);
-});
-afterEach(() => svc.close());
+const svc = useService(() => serviceUnderTest(pulse));
 
 const post = (url: string, payload: unknown) =>
   svc.app.inject({ method: 'POST', url: `/api/v1/pulse${url}`, payload: payload as object });

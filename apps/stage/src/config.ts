@@ -1,38 +1,45 @@
-import { envInt, type Env, type Variable } from '@platform/core';
-import { BACKEND_VARIABLES, backendConfig } from './backends/config.js';
-import { NPM_VARIABLES, npmConfig } from './npm/config.js';
-import { ORIGIN_VARIABLES, originConfig } from './origins.js';
-import { WORKFLOW_VARIABLES, workflowConfig } from './workflows/config.js';
+import { declareVariables, Var, type Env, type Variable } from '@platform/core';
+import { BACKEND_VARIABLES, backendConfig } from './config/backends.js';
+import { NPM_VARIABLES, npmConfig } from './config/npm.js';
+import { ORIGIN_VARIABLES, originConfig } from './config/origins.js';
+import { WORKFLOW_VARIABLES, workflowConfig } from './config/workflows.js';
 
 const MIB = 1024 * 1024;
 
-const SESSION_VARIABLES: readonly Variable[] = [
-  {
-    name: 'STAGE_MAX_FILE_BYTES',
-    default: '1048576',
-    description: 'Largest file a session keeps, in bytes of UTF-8 (a larger one is 413)',
-  },
-  {
-    name: 'STAGE_MAX_FILES',
-    default: '1000',
-    description: 'Files a session may hold at once (a push beyond it is 400)',
-  },
-  {
-    name: 'STAGE_MAX_SESSION_BYTES',
-    default: '33554432',
+const SESSION = declareVariables({
+  STAGE_MAX_FILE_BYTES: Var.int({
+    default: MIB,
+    min: 1,
+    max: 'STAGE_MAX_SESSION_BYTES',
+    unit: 'bytes',
     description:
-      'Bytes all current files of a session may add up to (a push beyond it is 413); a push body may be twice this',
-  },
-  {
-    name: 'STAGE_SESSION_RETENTION_DAYS',
-    default: '30',
+      'Largest file a sandbox session keeps, in bytes of UTF-8 (413 `PAYLOAD_TOO_LARGE` beyond)',
+  }),
+  STAGE_MAX_FILES: Var.int({
+    default: 1000,
+    min: 1,
+    max: 100_000,
+    description: 'Files a sandbox session may hold at once (a push beyond it is 400)',
+  }),
+  STAGE_MAX_SESSION_BYTES: Var.int({
+    default: 32 * MIB,
+    min: 1024,
+    max: 512 * MIB,
+    unit: 'bytes',
     description:
-      'Sessions not used for this many days and serving no published app are deleted, checked hourly; 0 keeps them forever',
-  },
-];
+      'Bytes all current files of a sandbox session may add up to (413 beyond); a push body may be twice this',
+  }),
+  STAGE_SESSION_RETENTION_DAYS: Var.int({
+    default: 30,
+    min: 0,
+    max: 36_500,
+    description:
+      'Sandbox sessions unused for this many days and serving no published app are deleted (checked hourly); `0` keeps them forever',
+  }),
+});
 
 export const STAGE_VARIABLES: readonly Variable[] = [
-  ...SESSION_VARIABLES,
+  ...SESSION.variables,
   ...ORIGIN_VARIABLES,
   ...WORKFLOW_VARIABLES,
   ...BACKEND_VARIABLES,
@@ -40,15 +47,12 @@ export const STAGE_VARIABLES: readonly Variable[] = [
 ];
 
 export function stageConfig(env: Env) {
-  const maxSessionBytes = envInt(env, 'STAGE_MAX_SESSION_BYTES', 32 * MIB, {
-    min: 1024,
-    max: 512 * MIB,
-  });
+  const values = SESSION.read(env);
   return {
-    maxFileBytes: envInt(env, 'STAGE_MAX_FILE_BYTES', MIB, { min: 1, max: maxSessionBytes }),
-    maxFiles: envInt(env, 'STAGE_MAX_FILES', 1000, { min: 1, max: 100_000 }),
-    maxSessionBytes,
-    retentionDays: envInt(env, 'STAGE_SESSION_RETENTION_DAYS', 30, { min: 0, max: 36_500 }),
+    maxFileBytes: values.STAGE_MAX_FILE_BYTES,
+    maxFiles: values.STAGE_MAX_FILES,
+    maxSessionBytes: values.STAGE_MAX_SESSION_BYTES,
+    retentionDays: values.STAGE_SESSION_RETENTION_DAYS,
     origins: originConfig(env),
     workflows: workflowConfig(env),
     backends: backendConfig(env),

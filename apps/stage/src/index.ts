@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { defineService } from '@platform/core';
 import { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
-import type { StageDatabase } from './database.js';
-import { backendRoutes } from './backends/routes.js';
+import type { StageDatabase } from './database/index.js';
+import { APPS_PREFIX, originHosts, PREVIEWS_PREFIX } from './domain/origins.js';
+import { setupStage, type StageState } from './domain/state.js';
 import { migrations } from './migrations/index.js';
-import { APPS_PREFIX, originHosts, PREVIEWS_PREFIX } from './origins.js';
 import { reclaimSessions } from './repositories/sessions.js';
 import { appRoutes } from './routes/apps.js';
+import { backendRoutes } from './routes/backends.js';
 import { fileRoutes } from './routes/files.js';
 import { functionRoutes } from './routes/functions.js';
 import { logRoutes } from './routes/logs.js';
@@ -17,8 +18,9 @@ import { scheduleRoutes } from './routes/schedules.js';
 import { secretRoutes } from './routes/secrets.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { snapshotRoutes } from './routes/snapshots.js';
+import { spreadsheetRoutes } from './routes/spreadsheets.js';
 import { studioRoutes } from './routes/studio.js';
-import { runHistoryRoutes, runRoutes } from './workflows/routes.js';
+import { runHistoryRoutes, runRoutes } from './routes/workflows.js';
 
 export { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
 
@@ -27,9 +29,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * The sandbox (spec 2.2, 4.2): sessions of versioned files, esbuild renders served as previews,
  * snapshots and history, published apps, studio sessions, the `stage:` functions, workflow runs
- * (src/workflows) and app backends (src/backends).
+ * (src/domain/workflows) and app backends (src/domain/backends), whose runtime, log feed and
+ * schedules are the instance's state (src/domain/state.ts).
  */
-export const stage = defineService<StageDatabase, StageConfig>({
+export const stage = defineService<StageDatabase, StageConfig, StageState>({
   name: 'stage',
   title: 'Sandbox',
   root: join(__dirname, '..'),
@@ -38,6 +41,7 @@ export const stage = defineService<StageDatabase, StageConfig>({
   variables: STAGE_VARIABLES,
   config: stageConfig,
   hosts: (config) => originHosts(config.origins),
+  setup: setupStage,
   routes: [
     sessionRoutes,
     fileRoutes,
@@ -46,6 +50,7 @@ export const stage = defineService<StageDatabase, StageConfig>({
     appRoutes,
     functionRoutes,
     runHistoryRoutes,
+    spreadsheetRoutes,
     logRoutes,
     secretRoutes,
     scheduleRoutes,
@@ -54,7 +59,7 @@ export const stage = defineService<StageDatabase, StageConfig>({
     { prefix: '/api/v1/studio', routes: [studioRoutes] },
     { prefix: '/preview', routes: [previewRoutes] },
     { prefix: '/app', routes: [appPageRoutes] },
-    // Reached only through the apps' and previews' own host names (origins.ts).
+    // Reached only through the apps' and previews' own host names (domain/origins.ts).
     { prefix: APPS_PREFIX, routes: [appOriginRoutes] },
     { prefix: PREVIEWS_PREFIX, routes: [previewOriginRoutes] },
     { prefix: '/api/v1/run', routes: [runRoutes] },

@@ -1,12 +1,9 @@
-import { expectForbidden, stageWithAuth, type Harness, type Who } from './access-helpers';
+import { useService } from '@platform/testing';
+import { expectForbidden, stageWithAuth, type Who } from './access-helpers';
 
 // Published apps are shared to read (issue 31), their publisher's and team's to change; the
 // session an app serves stays private.
-let h: Harness;
-beforeAll(async () => {
-  h = await stageWithAuth();
-});
-afterAll(() => h.svc.close());
+const h = useService(stageWithAuth, { scope: 'all' });
 
 const APP_OWNED = /it needs ownership \(it belongs to owner@example\.com and team payments\)$/;
 const SEES_SESSION: Who[] = ['owner', 'teamMate', 'admin', 'ownerRead', 'teamKey'];

@@ -1,12 +1,9 @@
-import { expectForbidden, stageWithAuth, type Harness, type Who } from './access-helpers';
+import { useService } from '@platform/testing';
+import { expectForbidden, stageWithAuth, type Who } from './access-helpers';
 
 // App backends (issue 31): viewers may GET and HEAD, members anything else; each backend reaches
 // only its own app's kv, whatever it sends. Workflow runs are for members.
-let h: Harness;
-beforeAll(async () => {
-  h = await stageWithAuth();
-});
-afterAll(() => h.svc.close());
+const h = useService(stageWithAuth, { scope: 'all' });
 
 const BACKEND = `
 import { kv } from '@stage/compute';

@@ -51,6 +51,7 @@ export interface Harness {
   app(files?: Record<string, string>): Promise<Json>;
   /** What the admin reads at `url` (the state after a denied request). */
   adminReads(url: string, prefix?: string): Promise<Json>;
+  close(): Promise<void>;
 }
 
 let names = 0;
@@ -96,6 +97,7 @@ export async function stageWithAuth(env: Record<string, string> = {}): Promise<H
       const res = await as('admin', prefix).get(url);
       return res.body.data ?? res.body;
     },
+    close: () => svc.close(),
   };
   return h;
 }

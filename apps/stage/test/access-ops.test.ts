@@ -1,12 +1,9 @@
-import { expectForbidden, stageWithAuth, type Harness, type Who } from './access-helpers';
+import { useService } from '@platform/testing';
+import { expectForbidden, stageWithAuth, type Who } from './access-helpers';
 
 // An app's logs, secrets and schedules are its owners' (its creator, its team) and admins':
 // every other caller is refused with a 403 naming what is missing, and changes nothing.
-let h: Harness;
-beforeAll(async () => {
-  h = await stageWithAuth();
-});
-afterAll(() => h.svc.close());
+const h = useService(stageWithAuth, { scope: 'all' });
 
 const OWNED = /it needs ownership \(it belongs to owner@example\.com and team payments\)$/;
 const OWNERS: Who[] = ['owner', 'teamMate', 'admin', 'ownerWrite', 'teamKey'];

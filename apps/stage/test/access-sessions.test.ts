@@ -1,12 +1,9 @@
-import { expectForbidden, stageWithAuth, type Harness, type Who } from './access-helpers';
+import { useService } from '@platform/testing';
+import { expectForbidden, stageWithAuth, type Who } from './access-helpers';
 
 // Sessions are private (issue 31): a session and everything under it is its owner's, its
 // collaborators', its team's and admins'.
-let h: Harness;
-beforeAll(async () => {
-  h = await stageWithAuth();
-});
-afterAll(() => h.svc.close());
+const h = useService(stageWithAuth, { scope: 'all' });
 
 const OWNED = /it needs ownership \(it belongs to owner@example\.com and team payments\)$/;
 const READERS: Who[] = ['owner', 'teamMate', 'admin', 'ownerRead', 'ownerWrite', 'teamKey'];

@@ -34,6 +34,7 @@ export interface Backends {
     json: () => any;
     headers: Record<string, unknown>;
   }>;
+  close(): Promise<void>;
 }
 
 let names = 0;
@@ -80,6 +81,7 @@ export async function backendsUnderTest(env: Env = {}): Promise<Backends> {
       });
       return { status: res.statusCode, body: res.body, raw: res.rawPayload, json: () => res.json(), headers: res.headers }; // prettier-ignore
     },
+    close: () => s.close(),
   };
 }
 

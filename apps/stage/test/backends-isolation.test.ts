@@ -1,19 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { waitFor } from '@platform/testing';
-import { backendsUnderTest, type Backends } from './backends-helpers';
+import { eventually, sleep, useService } from '@platform/testing';
+import { backendsUnderTest } from './backends-helpers';
 
-let b: Backends;
-beforeAll(async () => {
-  // A memory bomb takes 150-350 ms of CPU before V8 gives up on a loaded machine: the CPU limit
-  // leaves it room to die of memory, not of time.
-  b = await backendsUnderTest({
-    STAGE_BACKEND_TIMEOUT_MS: '1000',
-    STAGE_BACKEND_WALL_MS: '2000',
-    STAGE_BACKEND_MEMORY_MB: '16',
-  });
-});
-afterAll(() => b.s.svc.close());
+// A memory bomb takes 150-350 ms of CPU before V8 gives up on a loaded machine: the CPU limit
+// leaves it room to die of memory, not of time.
+const b = useService(
+  () =>
+    backendsUnderTest({
+      STAGE_BACKEND_TIMEOUT_MS: '1000',
+      STAGE_BACKEND_WALL_MS: '2000',
+      STAGE_BACKEND_MEMORY_MB: '16',
+    }),
+  { scope: 'all' },
+);
 
 const EVIL = `
 import { kv } from '@stage/compute';
@@ -171,7 +171,7 @@ describe('an app backend that misbehaves', () => {
 
   it('survives its runtime process dying: requests under way fail cleanly, the next ones work', async () => {
     const pending = b.call(evil, '/never');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     const pids = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'backends/child.js'])
       .toString()
       .trim()
@@ -186,11 +186,14 @@ describe('an app backend that misbehaves', () => {
     // Dying again at once: started again after a pause, meanwhile 503 with Retry-After.
     const pid = Number(execFileSync('pgrep', ['-P', String(process.pid), '-f', 'backends/child.js']).toString().trim()); // prettier-ignore
     process.kill(pid, 'SIGKILL');
-    await waitFor(async () => !existsSync(`/proc/${pid}`), 2000, 'the runtime to exit');
+    await eventually(() => !existsSync(`/proc/${pid}`), {
+      timeout: 2000,
+      what: 'the runtime to exit',
+    });
     const paused = await b.call(good, '/');
     expect([paused.status, paused.headers['x-stage-backend-error'], paused.headers['retry-after']]).toEqual([503, 'crashed', '1']); // prettier-ignore
     expect(paused.json().error.message).toContain('the runtime keeps stopping');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect((await b.call(good, '/')).body).toBe('fine');
   });
 });

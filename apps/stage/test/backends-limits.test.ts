@@ -1,20 +1,21 @@
-import { callFailure } from '../src/backends/host';
+import { sleep, useService } from '@platform/testing';
+import { callFailure } from '../src/domain/backends/host';
 import { backendsUnderTest, push, type Backends } from './backends-helpers';
 
 // Limits of the runtime: the CPU budget, background work, wall time, host-side work, platform
 // calls, the kv quota, and the hard cap on isolates (2 here).
-let b: Backends;
-beforeAll(async () => {
-  b = await backendsUnderTest({
-    STAGE_BACKEND_TIMEOUT_MS: '100',
-    STAGE_BACKEND_WALL_MS: '3000',
-    STAGE_BACKEND_MEMORY_MB: '32',
-    STAGE_BACKEND_MAX_ISOLATES: '2',
-    STAGE_BACKEND_KV_MAX_KEYS: '3',
-    STAGE_BACKEND_KV_MAX_BYTES: '200',
-  });
-});
-afterAll(() => b.s.svc.close());
+const b = useService(
+  () =>
+    backendsUnderTest({
+      STAGE_BACKEND_TIMEOUT_MS: '100',
+      STAGE_BACKEND_WALL_MS: '3000',
+      STAGE_BACKEND_MEMORY_MB: '32',
+      STAGE_BACKEND_MAX_ISOLATES: '2',
+      STAGE_BACKEND_KV_MAX_KEYS: '3',
+      STAGE_BACKEND_KV_MAX_BYTES: '200',
+    }),
+  { scope: 'all' },
+);
 
 const APP = `
 import { kv } from '@stage/compute';
@@ -64,11 +65,11 @@ describe('the CPU budget and background work', () => {
   it('disposes an isolate that keeps running after its answer, and refuses its late calls', async () => {
     const { sid } = await b.publish({ '/app/api/index.js': APP });
     expect((await b.call(sid, '/bg')).body).toBe('ok');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     // A fresh isolate (count 1), answering at once: the looping one is gone.
     expect((await b.call(sid, '/count')).body).toBe('1');
     expect((await b.call(sid, '/late')).body).toBe('ok');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     expect((await b.call(sid, '/get?q=late')).body).toBe('null');
   });
 
@@ -150,10 +151,10 @@ describe('warm isolates (at most 2)', () => {
     const { sid, session } = await b.publish(v(1));
     const started = Date.now();
     const first = b.call(sid, '/never');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     await push(b, session, v(2));
     const second = b.call(sid, '/never');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     await push(b, session, v(3));
     expect((await b.call(sid, '/count')).body).toBe('1');
     const [status, kind, message] = failure(await first);

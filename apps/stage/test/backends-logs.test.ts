@@ -1,20 +1,20 @@
 import { get, type IncomingMessage } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { signIdentity } from '@platform/core';
-import { listen, waitFor } from '@platform/testing';
-import { ADA, backendsUnderTest, SESSION_SECRET, type Backends } from './backends-helpers';
+import { eventually, listen, sleep, useService } from '@platform/testing';
+import { ADA, backendsUnderTest, SESSION_SECRET } from './backends-helpers';
 
 // console.* of app backends: captured per request, kept per app (bounded), listed with filters
 // and a cursor, and followed live over SSE (read with a real SSE parser, eventsource-parser).
-let b: Backends;
-beforeAll(async () => {
-  b = await backendsUnderTest({
-    STAGE_BACKEND_LOG_KEEP: '30',
-    STAGE_BACKEND_LOG_LINES_PER_REQUEST: '6',
-    STAGE_BACKEND_LOG_LINE_BYTES: '64',
-  });
-});
-afterAll(() => b.s.svc.close());
+const b = useService(
+  () =>
+    backendsUnderTest({
+      STAGE_BACKEND_LOG_KEEP: '30',
+      STAGE_BACKEND_LOG_LINES_PER_REQUEST: '6',
+      STAGE_BACKEND_LOG_LINE_BYTES: '64',
+    }),
+  { scope: 'all' },
+);
 
 const APP = `
 import { kv } from '@stage/compute';
@@ -226,11 +226,14 @@ describe('backend logs', () => {
     expect(first).toContain('event: open');
     // While it is open, the stream looks for new lines (here every second: nothing wakes it).
     b.s.svc.queries.reset();
-    await waitFor(async () => b.s.svc.queries.count() > 0, 5000, 'the stream polling');
+    await eventually(() => b.s.svc.queries.count() > 0, {
+      timeout: 5000,
+      what: 'the stream polling',
+    });
     req.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     b.s.svc.queries.reset();
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await sleep(2500);
     expect(b.s.svc.queries.count()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { signIdentity } from '@platform/core';
 import { inference } from '@platform/inference';
-import { listen, serviceUnderTest, waitFor, type ServiceUnderTest } from '@platform/testing';
+import { eventually, listen, serviceUnderTest, type ServiceUnderTest } from '@platform/testing';
 import { AUTH, backendsUnderTest, SESSION_SECRET, type Backends } from './backends-helpers';
 
 // The real inference service on a port (its seeded mock provider answers offline), and stage
@@ -91,7 +91,7 @@ describe('@stage/inference', () => {
     const token = await signIdentity(SESSION_SECRET, { kind: 'service', name: 'tests' });
     // The request log row is written after the answer.
     let row: unknown;
-    await waitFor(
+    await eventually(
       async () => {
         const got = await peer.app.inject({
           method: 'GET',
@@ -101,8 +101,7 @@ describe('@stage/inference', () => {
         row = got.statusCode === 200 ? got.json().data : undefined;
         return row !== undefined;
       },
-      5000,
-      'the request log row',
+      { timeout: 5000, what: 'the request log row' },
     );
     expect(row).toMatchObject({ app: sid, kind: 'chat' });
     const embedded = (await b.call(sid, '/embed', { method: 'POST', body: '{}' })).json();

@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signIdentity, type Env } from '@platform/core';
 import type { PlatformDatabase } from '@platform/db';
-import { serviceUnderTest, testDatabase, waitFor, type ServiceUnderTest } from '@platform/testing';
+import {
+  eventually,
+  serviceUnderTest,
+  sleep,
+  testDatabase,
+  type ServiceUnderTest,
+} from '@platform/testing';
 import stage from '../src/index';
 import { AUTH, SESSION_SECRET } from './backends-helpers';
 
@@ -96,7 +102,10 @@ describe('app schedules', () => {
     };
     expect((await api(two, 'PATCH', `/apps/${sid}`, { config: { schedules } })).status).toBe(200);
 
-    await waitFor(async () => ticks().length >= 4, 30_000, 'four ticks of the schedule');
+    await eventually(() => ticks().length >= 4, {
+      timeout: 30_000,
+      what: 'four ticks of the schedule',
+    });
     for (const [at, count] of ticks()) expect([at, count]).toEqual([at, 1]);
 
     const listed = await api(one, 'GET', `/apps/${sid}/schedules?runs=100`);
@@ -112,10 +121,13 @@ describe('app schedules', () => {
     expect(new Set(times).size).toBe(times.length);
     for (const [at] of ticks()) expect(times).toContain(Date.parse(at));
     expect(flow).toMatchObject({ name: 'flow', workflow: 'hello', route: null });
-    await waitFor(async () => {
-      const runs = (await api(one, 'GET', `/apps/${sid}/schedules`)).body.data[1].runs;
-      return runs.some((r: { status: string }) => r.status === 'completed');
-    }, 30_000, 'a run of the workflow'); // prettier-ignore
+    await eventually(
+      async () => {
+        const runs = (await api(one, 'GET', `/apps/${sid}/schedules`)).body.data[1].runs;
+        return runs.some((r: { status: string }) => r.status === 'completed');
+      },
+      { timeout: 30_000, what: 'a run of the workflow' },
+    );
     const ran = (await api(one, 'GET', `/apps/${sid}/schedules`)).body.data[1].runs.find(
       (r: { status: string }) => r.status === 'completed',
     );
@@ -139,7 +151,10 @@ describe('app schedules', () => {
     for (const svc of instances.splice(0)) await svc.app.close();
     const seen = ticks().length;
     const three = await instance();
-    await waitFor(async () => ticks().length >= seen + 2, 30_000, 'ticks after the restart');
+    await eventually(() => ticks().length >= seen + 2, {
+      timeout: 30_000,
+      what: 'ticks after the restart',
+    });
     for (const [at, count] of ticks()) expect([at, count]).toEqual([at, 1]);
 
     expect((await api(three, 'DELETE', `/apps/${sid}`)).status).toBe(200);
@@ -150,9 +165,9 @@ describe('app schedules', () => {
       .execute();
     expect(left).toEqual([]);
     // Runs already started may still arrive; then nothing more comes.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     const after = ticks().length;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sleep(1500);
     expect(ticks().length).toBe(after);
   });
 });

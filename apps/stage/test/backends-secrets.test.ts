@@ -1,15 +1,15 @@
 import { signIdentity } from '@platform/core';
 import { sql } from '@platform/db';
-import { backendsUnderTest, SESSION_SECRET, type Backends } from './backends-helpers';
+import { useService } from '@platform/testing';
+import { backendsUnderTest, SESSION_SECRET } from './backends-helpers';
 import { stageUnderTest } from './helpers';
 
 // App secrets: set write-only, stored encrypted, read by the backend as env.NAME, and never in
 // an answer, a log line or the database in plain text (every answer and row is grepped).
-let b: Backends;
-beforeAll(async () => {
-  b = await backendsUnderTest({ STAGE_BACKEND_SECRET_MAX_BYTES: '64', STAGE_BACKEND_SECRETS_MAX: '3' }); // prettier-ignore
-});
-afterAll(() => b.s.svc.close());
+const b = useService(
+  () => backendsUnderTest({ STAGE_BACKEND_SECRET_MAX_BYTES: '64', STAGE_BACKEND_SECRETS_MAX: '3' }),
+  { scope: 'all' },
+);
 
 const VALUE = 'sk-live-0123456789abcdef';
 const NEWER = 'sk-live-fedcba9876543210';

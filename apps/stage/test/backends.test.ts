@@ -1,10 +1,9 @@
-import { backendsUnderTest, push, type Backends } from './backends-helpers';
+import { useService } from '@platform/testing';
+import { backendsUnderTest, push } from './backends-helpers';
 
-let b: Backends;
-beforeAll(async () => {
-  b = await backendsUnderTest({ STAGE_BACKEND_MAX_BODY_BYTES: '2048' });
+const b = useService(() => backendsUnderTest({ STAGE_BACKEND_MAX_BODY_BYTES: '2048' }), {
+  scope: 'all',
 });
-afterAll(() => b.s.svc.close());
 
 const HONO = `
 import { Hono } from 'hono';

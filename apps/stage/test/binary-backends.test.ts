@@ -1,14 +1,11 @@
+import { useService } from '@platform/testing';
 import { png } from './binary-fixtures';
-import { backendsUnderTest, type Backends } from './backends-helpers';
+import { backendsUnderTest } from './backends-helpers';
 
 // A backend imports the session's binary files as bytes (a Uint8Array), as esbuild's binary
 // loader gives them (issue 32).
 
-let b: Backends;
-beforeAll(async () => {
-  b = await backendsUnderTest();
-});
-afterAll(() => b.s.svc.close());
+const b = useService(backendsUnderTest, { scope: 'all' });
 
 const LOGO = png(8, 8, true);
 

@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
-import { contentType } from '../src/paths';
+import { useService } from '@platform/testing';
+import { contentType } from '../src/domain/paths';
 import { png, ttf } from './binary-fixtures';
-import { stageUnderTest, type Stage } from './helpers';
+import { stageUnderTest } from './helpers';
 
 // Binary files (issue 32): pushed base64, stored as bytes, read back byte for byte on every read
 // path, kept by snapshots and studio copies; bad base64 and oversize refused, nothing changed.
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest();
-});
-afterAll(() => s.svc.close());
+const s = useService(stageUnderTest, { scope: 'all' });
 
 const LOGO = png(64, 64, true);
 const FONT = ttf();

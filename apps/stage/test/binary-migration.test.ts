@@ -1,16 +1,13 @@
 import type { Kysely } from '@platform/db';
+import { useService } from '@platform/testing';
 import * as files from '../src/migrations/2026-12-05-files';
 import { png } from './binary-fixtures';
-import { stageUnderTest, type Stage } from './helpers';
+import { stageUnderTest } from './helpers';
 
 // The migration of binary files (2026-12-05-files) on a database that holds files: text contents
 // stay as they are through it, down and up again.
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest();
-});
-afterAll(() => s.svc.close());
+const s = useService(stageUnderTest, { scope: 'all' });
 
 const LOGO = png(4, 4);
 

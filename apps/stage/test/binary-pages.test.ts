@@ -1,20 +1,16 @@
 import { Script, createContext } from 'node:vm';
-import { launchBrowser, listen, openPage } from '@platform/testing';
+import { launchBrowser, listen, openPage, useService } from '@platform/testing';
 import type { Browser } from 'playwright-core';
-import { labelOf } from '../src/origins';
-import { INLINE_LIMIT } from '../src/render/assets';
+import { labelOf } from '../src/domain/origins';
+import { INLINE_LIMIT } from '../src/domain/render/assets';
 import { png, ttf } from './binary-fixtures';
-import { onItsOrigin, stageUnderTest, type Stage } from './helpers';
+import { onItsOrigin, stageUnderTest } from './helpers';
 
 // Binary files on a page (issue 32): `import logo from './logo.png'` yields a URL the page loads
 // (a data: URL under 4 KB), url() in CSS likewise, `public/` is served at the page's root, and
 // every file goes out as its bytes with its type; then the same page in Chromium.
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest();
-});
-afterAll(() => s.svc.close());
+const s = useService(stageUnderTest, { scope: 'all' });
 
 const LOGO = png(64, 64, true); // over INLINE_LIMIT: a URL
 const ICON = png(2, 2); // under it: a data: URL

@@ -1,10 +1,7 @@
-import { stageUnderTest, type Stage } from './helpers';
+import { useService } from '@platform/testing';
+import { stageUnderTest } from './helpers';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest();
-});
-afterAll(() => s.svc.close());
+const s = useService(stageUnderTest, { scope: 'all' });
 
 const call = async (name: string, args?: object) => {
   const res = await s.svc.app.inject({

@@ -1,7 +1,7 @@
 import type { Env } from '@platform/core';
 import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
 import stage from '../src/index';
-import { labelOf } from '../src/origins';
+import { labelOf } from '../src/domain/origins';
 
 export interface Stage {
   svc: ServiceUnderTest;
@@ -23,6 +23,7 @@ export interface Stage {
     url: string,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: string; headers: Record<string, unknown> }>;
+  close(): Promise<void>;
 }
 
 export async function stageUnderTest(env: Env = {}): Promise<Stage> {
@@ -46,6 +47,7 @@ export async function stageUnderTest(env: Env = {}): Promise<Stage> {
       const res = await svc.app.inject({ method: 'GET', ...onItsOrigin(url), headers: { ...headers, ...onItsOrigin(url).headers } }); // prettier-ignore
       return { status: res.statusCode, body: res.body, headers: res.headers };
     },
+    close: () => svc.close(),
   };
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { npmConfig } from '../src/npm/config';
-import { readLock, writeLock, type Tree } from '../src/npm/lock';
-import { Registry, type Packument } from '../src/npm/registry';
-import { resolveTree } from '../src/npm/resolve';
-import { checkIntegrity, unpack } from '../src/npm/tarball';
+import { npmConfig } from '../src/config/npm';
+import { readLock, writeLock, type Tree } from '../src/domain/npm/lock';
+import { Registry, type Packument } from '../src/domain/npm/registry';
+import { resolveTree } from '../src/domain/npm/resolve';
+import { checkIntegrity, unpack } from '../src/domain/npm/tarball';
 import { localRegistry, tarball } from './npm-registry';
 
 /** A registry in memory: `name: { version: dependencies }` (peers as `peer:name`). */

@@ -1,15 +1,13 @@
 import { signIdentity, type Identity } from '@platform/core';
-import { idOfLabel, labelOf, originConfig } from '../src/origins';
-import { safePath } from '../src/visitors';
-import { ADA, backendsUnderTest, SESSION_SECRET, type Backends } from './backends-helpers';
+import { useService } from '@platform/testing';
+import { idOfLabel, labelOf } from '../src/domain/origins';
+import { originConfig } from '../src/config/origins';
+import { safePath } from '../src/domain/visitors';
+import { ADA, backendsUnderTest, SESSION_SECRET } from './backends-helpers';
 
 // Apps and previews on origins of their own (issue 32), as the gateway routes them by Host:
 // <label>.apps.localhost and <label>.preview.localhost. Authentication on.
-let b: Backends;
-beforeAll(async () => {
-  b = await backendsUnderTest();
-});
-afterAll(() => b.s.svc.close());
+const b = useService(backendsUnderTest, { scope: 'all' });
 
 const PLATFORM = 'localhost:3000';
 const BOB: Identity = { kind: 'user', email: 'bob@example.com', name: 'Bob', sessionId: 's2', role: 'member', groups: [] }; // prettier-ignore

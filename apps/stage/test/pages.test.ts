@@ -1,13 +1,10 @@
+import { useService } from '@platform/testing';
 import type { StageDatabase } from '../src/database';
 import { reclaimSessions } from '../src/repositories/sessions';
-import { labelOf } from '../src/origins';
-import { stageUnderTest, type Stage } from './helpers';
+import { labelOf } from '../src/domain/origins';
+import { stageUnderTest } from './helpers';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest();
-});
-afterAll(() => s.svc.close());
+const s = useService(stageUnderTest, { scope: 'all' });
 
 const MAIN = { '/app/main.ts': 'document.title = "ok";' };
 

@@ -1,13 +1,10 @@
 import { Script } from 'node:vm';
 import { IDENTITY_HEADER, signIdentity } from '@platform/core';
-import { contentPolicy, labelOf } from '../src/origins';
-import { stageUnderTest, type Stage } from './helpers';
+import { useService } from '@platform/testing';
+import { contentPolicy, labelOf } from '../src/domain/origins';
+import { stageUnderTest } from './helpers';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest();
-});
-afterAll(() => s.svc.close());
+const s = useService(stageUnderTest, { scope: 'all' });
 
 const REACT_APP = {
   '/app/main.tsx': [
@@ -231,11 +228,7 @@ describe('preview with authentication on', () => {
     OIDC_CLIENT_SECRET: 's',
     SESSION_SECRET: 'x'.repeat(32),
   };
-  let auth: Stage;
-  beforeAll(async () => {
-    auth = await stageUnderTest(env);
-  });
-  afterAll(() => auth.svc.close());
+  const auth = useService(() => stageUnderTest(env), { scope: 'all' });
 
   it("asks a preview's visitor to sign in, for its page and its assets alike", async () => {
     const headers = {

@@ -1,5 +1,5 @@
-import { opsConfig } from '../src/backends/ops-config';
-import { nextTick, parseSchedules } from '../src/backends/schedule-config';
+import { opsConfig } from '../src/config/ops';
+import { nextTick, parseSchedules } from '../src/domain/backends/schedule-config';
 
 // config.schedules as PATCH /apps checks it: every mistake a 400 naming the schedule and field.
 const limits = opsConfig({ STAGE_SCHEDULES_MAX: '2' });

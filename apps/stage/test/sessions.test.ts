@@ -1,14 +1,15 @@
-import { stageUnderTest, type Stage } from './helpers';
+import { sleep, useService } from '@platform/testing';
+import { stageUnderTest } from './helpers';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest({
-    STAGE_MAX_FILE_BYTES: '2000',
-    STAGE_MAX_FILES: '5',
-    STAGE_MAX_SESSION_BYTES: '5000',
-  });
-});
-afterAll(() => s.svc.close());
+const s = useService(
+  () =>
+    stageUnderTest({
+      STAGE_MAX_FILE_BYTES: '2000',
+      STAGE_MAX_FILES: '5',
+      STAGE_MAX_SESSION_BYTES: '5000',
+    }),
+  { scope: 'all' },
+);
 
 const EPOCH = expect.any(Number);
 const status = async (id: string) => (await s.api.get(`/sessions/${id}/status`)).body.data;
@@ -42,7 +43,7 @@ describe('sessions', () => {
   it('moves lastAccessedAt on every use', async () => {
     const id = await s.session();
     const first = (await status(id)).session.lastAccessedAt;
-    await new Promise((resolve) => setTimeout(resolve, 15));
+    await sleep(15);
     await s.page(`/api/v1/stage/sessions/${id}/google-scopes`);
     const second = (await status(id)).session.lastAccessedAt;
     expect(second).toBeGreaterThan(first);

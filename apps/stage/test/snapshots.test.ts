@@ -1,13 +1,10 @@
 import { sql } from '@platform/db';
+import { useService } from '@platform/testing';
 import type { StageDatabase } from '../src/database';
 import { reclaimSessions } from '../src/repositories/sessions';
-import { stageUnderTest, type Stage } from './helpers';
+import { stageUnderTest } from './helpers';
 
-let s: Stage;
-beforeAll(async () => {
-  s = await stageUnderTest();
-});
-afterAll(() => s.svc.close());
+const s = useService(stageUnderTest, { scope: 'all' });
 
 const contents = async (id: string) =>
   Object.fromEntries(

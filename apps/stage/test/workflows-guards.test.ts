@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, delegatedToken } from '@platform/core';
-import { workflowConfig } from '../src/workflows/config';
-import { parseWorkflow } from '../src/workflows/definition';
-import { RenderBudget } from '../src/workflows/limits';
-import { googleSheets } from '../src/workflows/sheets-google';
-import { render } from '../src/workflows/template';
+import { workflowConfig } from '../src/config/workflows';
+import { parseWorkflow } from '../src/domain/workflows/definition';
+import { RenderBudget } from '../src/domain/workflows/limits';
+import { googleSheets } from '../src/domain/workflows/sheets-google';
+import { render } from '../src/domain/workflows/template';
 
 // Guards without a running service: reserved step names and templates in keys (definition),
 // the rendering budget, spreadsheet ids and ranges checked before any Google call, and the
@@ -110,6 +110,18 @@ describe('delegatedToken (libs/core, shared with git)', () => {
       'no such provider (Provider not found)',
     ]);
     expect((await ask(failing(409, 'expired')))[0]).toBe('FORBIDDEN');
+    const unset = () =>
+      Promise.reject(
+        Object.assign(new Error('Provider google: the variable OAUTH_GOOGLE is not set'), {
+          name: 'PlatformError',
+          status: 409,
+          code: 'NOT_CONFIGURED',
+        }),
+      );
+    expect(await ask(unset)).toEqual([
+      'NOT_CONFIGURED',
+      'The identity service: Provider google: the variable OAUTH_GOOGLE is not set',
+    ]);
     expect(await ask(failing(401, 'bad'))).toEqual(['UNAUTHORIZED', 'bad']);
     expect((await ask(failing(401, 'bad'), 'FORBIDDEN'))[0]).toBe('FORBIDDEN');
     expect((await ask(failing(500, 'down')))[0]).toBe('BAD_GATEWAY');

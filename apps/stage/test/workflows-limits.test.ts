@@ -1,12 +1,13 @@
 import { sql } from '@platform/db';
-import { workflowsUnderTest, type Workflows } from './workflows-helpers';
+import { useService } from '@platform/testing';
+import { workflowsUnderTest } from './workflows-helpers';
 
 // What a run refuses or survives: sizes (413 naming the step), nesting depth, U+0000, a record
 // the database refuses (the run still ends failed, with a generic message), a run left
 // `running` by a stopped process (marked INTERRUPTED), bounded-range appends, and what the run
 // history keeps (no input or result in lists, getValues values cut to a preview).
 
-let wf: Workflows;
+const wf = useService(workflowsUnderTest, { scope: 'all' });
 let sid: string;
 const nest = (depth: number, leaf: unknown = 1): unknown => {
   let value = leaf;
@@ -14,7 +15,6 @@ const nest = (depth: number, leaf: unknown = 1): unknown => {
   return value;
 };
 beforeAll(async () => {
-  wf = await workflowsUnderTest();
   const append = (range: string) => ({
     'sheets.appendValues': {
       spreadsheetId: '{{ steps.book.spreadsheetId }}',
@@ -52,7 +52,6 @@ beforeAll(async () => {
     })
   ).sid;
 });
-afterAll(() => wf.svc.close());
 
 const kysely = () => wf.svc.db.kysely.withSchema('stage');
 const detail = async (runId: unknown, app = sid) => {

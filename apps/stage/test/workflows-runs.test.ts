@@ -1,13 +1,13 @@
-import { workflowsUnderTest, type Workflows } from './workflows-helpers';
+import { useService } from '@platform/testing';
+import { workflowsUnderTest } from './workflows-helpers';
 
 // Runs through the route: what stops a run from starting (404, 400), failed steps recorded and
 // answered naming the step, the run history (list and detail), and Idempotency-Key (a repeat
 // answers the first run without running again; concurrent repeats run once).
 
-let wf: Workflows;
+const wf = useService(workflowsUnderTest, { scope: 'all' });
 let sid: string;
 beforeAll(async () => {
-  wf = await workflowsUnderTest();
   sid = (
     await wf.publish(
       'runs',
@@ -42,7 +42,6 @@ beforeAll(async () => {
     )
   ).sid;
 });
-afterAll(() => wf.svc.close());
 
 const spreadsheets = () =>
   wf.svc.db.kysely.withSchema('stage').selectFrom('spreadsheets').selectAll().execute();

@@ -1,14 +1,11 @@
-import { workflowsUnderTest, type Workflows } from './workflows-helpers';
+import { useService } from '@platform/testing';
+import { workflowsUnderTest } from './workflows-helpers';
 
 // The embedded spreadsheets (the default provider) through workflow runs: create, append (the
 // table found and written after, values kept as given), get (trailing empties dropped), A1
 // ranges with sheets and quoted names, and what each refusal names.
 
-let wf: Workflows;
-beforeAll(async () => {
-  wf = await workflowsUnderTest();
-});
-afterAll(() => wf.svc.close());
+const wf = useService(workflowsUnderTest, { scope: 'all' });
 
 const sheetsFlow = {
   steps: [

@@ -1,6 +1,6 @@
-import { columnIndex, columnLetters, parseA1 } from '../src/workflows/a1';
-import { parseWorkflow } from '../src/workflows/definition';
-import { render, TemplateError } from '../src/workflows/template';
+import { columnIndex, columnLetters, parseA1 } from '../src/domain/workflows/a1';
+import { parseWorkflow } from '../src/domain/workflows/definition';
+import { render, TemplateError } from '../src/domain/workflows/template';
 
 const scope = {
   config: { greeting: 'Hello', limits: { max: 3 }, list: ['a', 'b'] },

@@ -25,7 +25,7 @@ import { ANONYMOUS } from './auth/identity.js';
 import { hostRewriter, refusedHostRoute, type HostRoute } from './hosts.js';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
 import { serializerCompiler } from './serializers.js';
-import { schemaErrorFormatter, validatorCompiler } from './validation.js';
+import { declareNoQuery, schemaErrorFormatter, validatorCompiler } from './validation.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -166,6 +166,12 @@ export function createApp(options: AppOptions = {}): App {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // A documented operation that declares no query parameters has none: any is refused (400), as
+  // undeclared ones are on the routes that declare some. Hidden routes (content served for the
+  // sandbox's apps, the API's fallbacks) pass theirs on as they are.
+  app.addHook('onRoute', (route) => {
+    if (route.schema) declareNoQuery(route.schema);
+  });
   // JSON only: any other media type is a 415, not a string handed to a JSON schema.
   app.removeContentTypeParser('text/plain');
   // Callback-style hooks on the hot path: an async one costs a promise on every request.

@@ -28,8 +28,8 @@ const connectPath = (provider: string) =>
 
 /**
  * A person's delegated token from the identity service, its failures as platform errors: not
- * connected or not refreshable 403 (naming where to connect), unknown provider 400, refused
- * 401/403, unreachable 503, failing 502.
+ * connected or not refreshable 403 (naming where to connect), unknown provider 400, a provider
+ * secret that is not set 409 NOT_CONFIGURED, refused 401/403, unreachable 503, failing 502.
  */
 export async function delegatedToken(request: DelegatedTokenRequest): Promise<string> {
   const { provider, user } = request;
@@ -47,6 +47,9 @@ export async function delegatedToken(request: DelegatedTokenRequest): Promise<st
         `${user} has not connected ${provider}: sign in as ${user} and open ${connectPath(provider)} to connect it`,
       );
     if (error.status === 404) throw badRequest(request.unknownProvider(error.message));
+    // The provider's secret is a variable that is not set: reconnecting would not help.
+    if (error.code === 'NOT_CONFIGURED')
+      throw new ApiError('NOT_CONFIGURED', `The identity service: ${error.message}`);
     if (error.status === 409)
       throw new ApiError(
         'FORBIDDEN',

@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** What the request needs is a setting that is off (the message names the variable). */
+  NOT_CONFIGURED: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -46,6 +48,9 @@ export const conflict = (message: string) => new ApiError('CONFLICT', message);
 
 export const serviceUnavailable = (message: string, cause?: unknown) =>
   new ApiError('SERVICE_UNAVAILABLE', message, { cause });
+
+/** 409 NOT_CONFIGURED: the request needs a setting that is off; `message` names the variable. */
+export const notConfigured = (message: string) => new ApiError('NOT_CONFIGURED', message);
 
 export const badGateway = (message: string, cause?: unknown) =>
   new ApiError('BAD_GATEWAY', message, { cause });

@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './schemas.js';
 export * from './config.js';
+export * from './variables.js';
 export * from './ids.js';
 export * from './hosts.js';
 export * from './time.js';

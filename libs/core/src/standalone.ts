@@ -1,5 +1,6 @@
 import { migrateSchema, openDatabase, type PlatformDatabase } from '@platform/db';
-import { envEnum, envInt, envString, envUrl, type Env } from './config.js';
+import type { Env } from './config.js';
+import { declareVariables, Var } from './variables.js';
 import type { App } from './app.js';
 import { loggerOptions } from './logging.js';
 import { authSettings } from './auth/index.js';
@@ -9,63 +10,74 @@ import type { ServiceManifest } from './service.js';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** The variables every server process reads (gateway and standalone services alike). */
-export const SERVER_VARIABLES = [
-  {
-    name: 'PORT',
-    default: "3000 (gateway), the service's own port (standalone)",
+export const SERVER = declareVariables({
+  PORT: Var.int({
+    min: 0,
+    max: 65535,
+    documentedDefault: "`3000` (gateway), the service's own port (standalone)",
     description: 'Port to listen on',
-  },
-  { name: 'HOST', default: '0.0.0.0', description: 'Interface to listen on' },
-  {
-    name: 'DATABASE_URL',
-    default: 'unset',
+  }),
+  HOST: Var.string({
+    default: '0.0.0.0',
+    accepts: 'an address',
+    description: 'Interface to listen on',
+  }),
+  DATABASE_URL: Var.url({
+    accepts: 'a `postgres://` URL',
     description: 'PostgreSQL connection string; unset means the embedded PGlite',
-  },
-  {
-    name: 'DATABASE_WAIT_MS',
-    default: '30000',
+  }),
+  DATABASE_WAIT_MS: Var.int({
+    default: 30_000,
+    min: 0,
+    unit: 'ms',
     description:
       'At start-up, how long to wait for a PostgreSQL server that does not answer yet (starting, restarting) before giving up',
-  },
-  {
-    name: 'DATA_DIR',
+  }),
+  DATA_DIR: Var.string({
     default: '.data',
-    description: 'Where PGlite keeps its files; memory:// keeps them in memory',
-  },
-  { name: 'LOG_LEVEL', default: 'info', description: `One of ${LOG_LEVELS.join(', ')}` },
-  {
-    name: 'HEADERS_TIMEOUT_MS',
-    default: '10000',
-    description: 'Longest a client may take to send its request headers (then 408)',
-  },
-  {
-    name: 'REQUEST_TIMEOUT_MS',
-    default: '300000',
+    accepts: 'a folder, or `memory://`',
+    description: 'Where PGlite keeps its files; `memory://` keeps them in memory (lost at exit)',
+  }),
+  LOG_LEVEL: Var.oneOf(LOG_LEVELS, {
+    default: 'info',
+    description: 'The least severe log lines written (`silent`: none)',
+  }),
+  HEADERS_TIMEOUT_MS: Var.int({
+    default: 10_000,
+    min: 100,
+    unit: 'ms',
     description:
-      "Longest a client may take to send its whole request, body included (then 408); Node's own default, long enough for a 200 MB FOCUS upload",
-  },
-  {
-    name: 'SHUTDOWN_TIMEOUT_MS',
-    default: '15000',
+      'Longest a client may take to send its request headers; then 408 `REQUEST_TIMEOUT` and the connection closes',
+  }),
+  REQUEST_TIMEOUT_MS: Var.int({
+    default: 300_000,
+    min: 100,
+    unit: 'ms',
+    description:
+      "Longest a client may take to send its whole request, body included; then 408. Node's own default: a 200 MB FOCUS upload takes about 80 s to stream in, and headers still must come within `HEADERS_TIMEOUT_MS`",
+  }),
+  SHUTDOWN_TIMEOUT_MS: Var.int({
+    default: 15_000,
+    min: 0,
+    unit: 'ms',
     description:
       'On SIGTERM/SIGINT: longest wait for requests under way and queues to drain before the process exits anyway (code 1)',
-  },
-] as const;
+  }),
+});
+export const SERVER_VARIABLES = SERVER.variables;
 
 /** Reads SERVER_VARIABLES; a standalone service reads nothing else. */
 export function serverConfig(env: Env, defaultPort: number) {
+  const values = SERVER.read(env);
   return {
-    port: envInt(env, 'PORT', defaultPort, { min: 0, max: 65535 }),
-    host: envString(env, 'HOST', '0.0.0.0'),
-    databaseUrl: envUrl(env, 'DATABASE_URL'),
-    databaseWaitMs: envInt(env, 'DATABASE_WAIT_MS', 30_000, { min: 0 }),
-    dataDir: envString(env, 'DATA_DIR', '.data'),
-    logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    timeouts: {
-      headersMs: envInt(env, 'HEADERS_TIMEOUT_MS', 10_000, { min: 100 }),
-      requestMs: envInt(env, 'REQUEST_TIMEOUT_MS', 300_000, { min: 100 }),
-    },
-    shutdownTimeoutMs: envInt(env, 'SHUTDOWN_TIMEOUT_MS', 15_000, { min: 0 }),
+    port: values.PORT ?? defaultPort,
+    host: values.HOST,
+    databaseUrl: values.DATABASE_URL,
+    databaseWaitMs: values.DATABASE_WAIT_MS,
+    dataDir: values.DATA_DIR,
+    logLevel: values.LOG_LEVEL,
+    timeouts: { headersMs: values.HEADERS_TIMEOUT_MS, requestMs: values.REQUEST_TIMEOUT_MS },
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
   };
 }
 
@@ -77,20 +89,19 @@ export const databaseOptions = (config: ReturnType<typeof serverConfig>) => ({
 });
 
 /** What a standalone service reads besides the server's, authentication's and its own variables. */
-export const STANDALONE_VARIABLES = [
-  {
-    name: 'PLATFORM_URL',
-    default: 'unset',
+const STANDALONE = declareVariables({
+  PLATFORM_URL: Var.url({
     description:
-      'Standalone services: base URL of the gateway, through which they check API keys and call other services',
-  },
-] as const;
+      "Standalone services: the gateway's base URL, through which they check API keys and call other services",
+  }),
+});
+export const STANDALONE_VARIABLES = STANDALONE.variables;
 
 /** Configuration of a standalone service: the server's variables and the service's own. */
 export const standaloneConfig = (manifest: ServiceManifest, env: Env = process.env) => ({
   ...serverConfig(env, manifest.defaultPort),
   auth: authSettings(env),
-  platformUrl: envUrl(env, 'PLATFORM_URL'),
+  platformUrl: STANDALONE.read(env).PLATFORM_URL,
   service: manifest.config(env),
 });
 

@@ -5,6 +5,7 @@ import type {
   FastifySchemaValidationError,
   SchemaErrorDataVar,
 } from 'fastify/types/schema';
+import { Type } from 'typebox';
 import { ApiError } from './errors.js';
 import { onceFor } from './memo.js';
 
@@ -129,6 +130,14 @@ export function closed(schema: unknown): unknown {
   )
     copy.additionalProperties = false;
   return copy;
+}
+
+/** The query of an operation that declares none: closed (see `closed`), so any is refused. */
+const NO_QUERY = Type.Object({});
+
+/** Gives a documented (not hidden) route's schema that declares no query parameters `NO_QUERY`. */
+export function declareNoQuery(schema: { hide?: boolean; querystring?: unknown }) {
+  if (!schema.hide && schema.querystring === undefined) schema.querystring = NO_QUERY;
 }
 
 /**

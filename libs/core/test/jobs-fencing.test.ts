@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MEMORY, migrateSchema, openDatabase, sql, type PlatformDatabase } from '@platform/db';
 import { findJob, JobQueue, type Job } from '../src/index';
 import type { JobsDb } from '../src/jobs/repository';
@@ -7,7 +8,6 @@ import type { JobsDb } from '../src/jobs/repository';
 // instance has claimed it, the first run's outcome is not written over the second's.
 
 const quiet = { debug: () => undefined, info: () => undefined, error: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let db: PlatformDatabase;
 const queues: JobQueue[] = [];

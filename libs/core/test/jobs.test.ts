@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MEMORY,
   migrateSchema,
@@ -23,7 +24,6 @@ import { insertJob, type JobsDb } from '../src/jobs/repository';
 // PostgreSQL; on PGlite, one connection by nature, the same instance twice.
 
 const quiet = { debug: () => undefined, info: () => undefined, error: () => undefined };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const fast: JobQueueOptions = { pollMs: 20, leaseMs: 600, drainMs: 2_000 };
 
 let shared: PlatformDatabase[];

@@ -17,6 +17,10 @@ app.get(
   { schema: { querystring: Type.Object({ limit: Type.Optional(Type.Integer()) }) } },
   async (request) => ok(request.query),
 );
+app.get('/things/:id', { schema: { params: Type.Object({ id: Type.String() }) } }, async () =>
+  ok(1),
+);
+app.get('/served/*', { schema: { hide: true } }, async (request) => ok(request.query));
 afterAll(() => app.close());
 
 const post = async (payload: object) => {
@@ -55,6 +59,15 @@ it('refuses an unknown query parameter (a typo is not silently the default)', as
   expect(res.json().error.message).toBe('querystring has an unknown field: limt');
   const fine = await app.inject({ method: 'GET', url: '/things?limit=5' });
   expect(fine.json()).toEqual({ success: true, data: { limit: 5 } });
+});
+
+it('refuses any query parameter where an operation declares none; hidden routes pass theirs on', async () => {
+  const res = await app.inject({ method: 'GET', url: '/things/a?foo=x' });
+  expect(res.statusCode).toBe(400);
+  expect(res.json().error.message).toBe('querystring has an unknown field: foo');
+  expect((await app.inject({ method: 'GET', url: '/things/a' })).statusCode).toBe(200);
+  const served = await app.inject({ method: 'GET', url: '/served/page?v=2&utm=x' });
+  expect(served.json()).toEqual({ success: true, data: { v: '2', utm: 'x' } });
 });
 
 // Validators and serializers are compiled once per schema object and shared by every app: a

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   fromPGliteWorker,
   isDatabaseUnavailable,
@@ -16,7 +17,6 @@ import {
 // the queries under way and every later one, as "database unavailable"; closing ends the thread;
 // a data directory persists.
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const exited = (remote: PGliteWorker) =>
   new Promise<number>((resolve) => remote.worker.once('exit', resolve));
 

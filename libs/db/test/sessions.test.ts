@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
 import {
   fromPGlite,
@@ -13,7 +14,6 @@ import {
 // thread (openDatabase's default), PGlite in this thread (fromPGlite, the tests' instances) and
 // PostgreSQL when DATABASE_URL is set. Each backend gets a schema of its own.
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 const backends: Array<[string, () => Promise<PlatformDatabase>]> = [

@@ -17,7 +17,9 @@ export {
   type ServiceUnderTest,
 } from './service.js';
 export { countQueries, type CountedDatabase } from './queries.js';
-export { startLoad, waitFor, type Load, type LoadRequest, type Outcome } from './load.js';
+export { startLoad, type Load, type LoadRequest, type Outcome } from './load.js';
+export { sleep, eventually, type EventuallyOptions } from './waiting.js';
+export { useService, type UseServiceOptions } from './lifecycle.js';
 export {
   startOpenIdProvider,
   cookieBrowser,

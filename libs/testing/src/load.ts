@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { sleep } from './waiting.js';
 
 export interface LoadRequest {
   method: 'GET' | 'POST';
@@ -81,7 +82,7 @@ export function startLoad(
   const workers = Array.from({ length: concurrency }, async () => {
     while (!stopped) {
       outcomes.push(await send(count++));
-      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      if (pauseMs > 0) await sleep(pauseMs);
     }
   });
 
@@ -99,18 +100,4 @@ export function startLoad(
 function errorCode(error: unknown): string {
   const e = error as { code?: string; name?: string; message?: string };
   return e.code ?? e.name ?? String(e.message);
-}
-
-/** Polls `check` until it returns true; resolves with the milliseconds it took, rejects after `limitMs`. */
-export async function waitFor(
-  check: () => Promise<boolean>,
-  limitMs: number,
-  what: string,
-): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < limitMs) {
-    if (await check().catch(() => false)) return performance.now() - start;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what} did not happen within ${limitMs} ms`);
 }

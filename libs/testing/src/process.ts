@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { deadUrl } from './service.js';
+import { sleep } from './waiting.js';
 
 export interface RunningProcess {
   /** Base URL it listens on. */
@@ -96,7 +97,7 @@ export async function startProcess(
       await res.body.dump();
       return running;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
   }
   child.kill('SIGKILL');

@@ -6,7 +6,7 @@ import {
   type Migrations,
   type PlatformDatabase,
 } from '@platform/db';
-import { testDatabase, type DatabasePreset } from '../src/index';
+import { sleep, testDatabase, type DatabasePreset } from '../src/index';
 
 const things: Migrations = {
   '001-things': {
@@ -118,7 +118,7 @@ describe('queries', () => {
           .where('id', '=', 'widget')
           .forUpdate()
           .executeTakeFirstOrThrow();
-        await new Promise((resolve) => setTimeout(resolve, 1));
+        await sleep(1);
         await t
           .updateTable('things')
           .set({ n: n + 1 })

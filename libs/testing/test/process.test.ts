@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startProcess } from '../src/index';
+import { sleep, startProcess } from '../src/index';
 
 const entry = join(__dirname, 'fixtures/spin-server.mjs');
 
@@ -10,7 +10,7 @@ describe('startProcess', () => {
       const before = server.cpuMicros()!;
       expect(before).toBeGreaterThan(0);
       // Idle, the count stays (within a tick or two of the timer).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       const idle = server.cpuMicros()! - before;
       expect(idle).toBeLessThan(100_000);
       const res = await fetch(`${server.url}/spin?ms=400`);

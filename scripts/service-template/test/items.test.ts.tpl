@@ -1,13 +1,11 @@
-import { jsonApi, serviceUnderTest, type JsonApi, type ServiceUnderTest } from '@platform/testing';
+import { jsonApi, serviceUnderTest, useService, type JsonApi } from '@platform/testing';
 import service from '../src/index';
 
-let svc: ServiceUnderTest;
+const svc = useService(() => serviceUnderTest(service));
 let api: JsonApi;
 beforeEach(async () => {
-  svc = await serviceUnderTest(service);
   api = jsonApi(svc.app, '/api/v1/{{name}}');
 });
-afterEach(() => svc.close());
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

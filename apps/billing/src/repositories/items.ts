@@ -1,6 +1,6 @@
 import type { Ownership } from '@platform/core';
 import { jsonb, sql, type RawBuilder } from '@platform/db';
-import type { SyncedItem } from '../adapters/adapter.js';
+import type { SyncedItem } from '../domain/adapters/adapter.js';
 import type { BillingDb, ItemChanges, ItemRow, ItemsTable, NewItem, Page } from '../database.js';
 
 /** The filters of item lists and reports (spec 4.6). */

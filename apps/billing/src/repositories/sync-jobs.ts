@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from '@platform/db';
-import type { SyncedItem } from '../adapters/adapter.js';
+import type { SyncedItem } from '../domain/adapters/adapter.js';
 import type { BillingDb, Page, SyncJobRow, SyncJobsTable } from '../database.js';
 import { upsertProviderItems } from './items.js';
 

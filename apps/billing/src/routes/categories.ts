@@ -8,11 +8,10 @@ import {
   ownershipFor,
   PagedQuery,
   responses,
-  stampsAt,
   Type,
   type Access,
 } from '@platform/core';
-import type { BillingRoutes, CategoryRow } from '../database.js';
+import type { BillingRoutes } from '../domain/state.js';
 import {
   deleteCategory,
   findCategoryOwnership,
@@ -24,15 +23,8 @@ import {
   CategoryInputSchema,
   CategorySchema,
   CategoryUpdateSchema,
-  type Category,
+  toCategory,
 } from '../schemas/categories.js';
-
-const toCategory = (row: CategoryRow): Category => ({
-  ...row,
-  color: row.color?.toLowerCase() ?? null,
-  createdBy: row.created_by,
-  ...stampsAt(row.created_at, row.updated_at),
-});
 
 export const categoryRoutes: BillingRoutes = async (app, { db, access }) => {
   // Categories are shared labels: any signed-in caller reads them; members make them; their

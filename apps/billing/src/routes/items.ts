@@ -7,7 +7,7 @@ import {
   Type,
   type Access,
 } from '@platform/core';
-import type { BillingRoutes } from '../database.js';
+import type { BillingRoutes } from '../domain/state.js';
 import {
   deleteItem,
   findItem,

@@ -1,5 +1,5 @@
 import { badRequest, ok, responses, Type, type Access, type Static } from '@platform/core';
-import type { BillingRoutes } from '../database.js';
+import type { BillingRoutes } from '../domain/state.js';
 import { searchItems } from '../repositories/items.js';
 import { breakdown, countStored, NONE, summarize, trend } from '../repositories/reports.js';
 import { ItemSchema, SearchQuery, toItem, toItemFilter } from '../schemas/items.js';

@@ -1,5 +1,5 @@
 import { notFound, ok, responses, Type, type Access } from '@platform/core';
-import type { BillingRoutes } from '../database.js';
+import type { BillingRoutes } from '../domain/state.js';
 import { listSkippedRows } from '../repositories/focus-imports.js';
 import { findSyncJob, listSyncJobs } from '../repositories/sync-jobs.js';
 import {

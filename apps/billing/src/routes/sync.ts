@@ -2,28 +2,16 @@ import {
   ApiError,
   badRequest,
   creatorOf,
-  JobFailure,
   newId,
-  type JobContext,
   ok,
   parseInstant,
   responses,
   Type,
   type Access,
 } from '@platform/core';
-import { ProviderError, type Adapter } from '../adapters/adapter.js';
-import { anthropicAdapter } from '../adapters/anthropic.js';
-import { focusAdapter, stageFocus } from '../adapters/focus.js';
-import { receiveUpload, UPLOAD_CUT_SHORT, type Staging } from '../adapters/focus-upload.js';
-import { openaiAdapter } from '../adapters/openai.js';
-import type { BillingDb, BillingRoutes } from '../database.js';
-import { clearStagedRows, discardImport, mergeStagedRows } from '../repositories/focus-imports.js';
-import {
-  completeSyncJob,
-  findSyncJob,
-  finishSyncJob,
-  insertSyncJob,
-} from '../repositories/sync-jobs.js';
+import { stageFocus } from '../domain/adapters/focus.js';
+import { receiveUpload, type Staging } from '../domain/adapters/focus-upload.js';
+import type { BillingRoutes } from '../domain/state.js';
 import {
   AdapterSchema,
   SyncJobSchema,
@@ -32,111 +20,14 @@ import {
   UploadQuery,
 } from '../schemas/sync.js';
 
-/**
- * A sync as the durable job stores it: never the token, which reaches the run from the request's
- * memory only (`transient`). `from` and `to` are the range's instants.
- */
-interface SyncPayload {
-  syncJobId: string;
-  provider: string;
-  from: string;
-  to: string;
-  projectId?: string;
-  /** A FOCUS CSV sent in the JSON body (small files). */
-  csv?: string;
-  /** A FOCUS CSV uploaded to POST /sync/focus: the request stages its rows, the job merges. */
-  upload?: boolean;
-  /** Who started it (an email, `key:<name>`): the items it creates are made by them. */
-  createdBy?: string | null;
-}
-
 // Syncs and adapters are platform configuration: admins only (keys: the admin scope), uploads too
 // (a FOCUS file is an adapter's input). Sync jobs are read in sync-jobs.ts, admins only as well.
 const START: Access = { resource: 'billing.sync', action: 'create', rule: 'admin' };
 const UPLOAD: Access = { resource: 'billing.sync', action: 'ingest', rule: 'admin' };
 const ADAPTERS: Access = { resource: 'billing.adapter', action: 'read', rule: 'admin' };
 
-export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
-  /** The sync adapters by name, in the order GET /sync/adapters lists them. */
-  const adapters: Record<string, Adapter> = {
-    openai: openaiAdapter(config.openaiUrl),
-    anthropic: anthropicAdapter(config.anthropicUrl),
-    focus: focusAdapter,
-  };
-  const adapterNames = Object.keys(adapters).join(', ');
-
-  /** The uploads this process receives, by sync job: settled once all rows are staged. */
-  const receiving = new Map<string, Promise<void>>();
-
-  /**
-   * Fetches the adapter's items, then upserts them by (provider, providerRef) and completes the
-   * sync job in one fenced transaction. A FOCUS CSV is staged first (an upload is staged by its
-   * request), then merged. A provider's error fails the job at once with the provider's words;
-   * anything else is logged and fails it with a pointer to the log (a token-less sync is tried
-   * again first). No message ever carries the token.
-   */
-  async function runSync(
-    payload: SyncPayload,
-    token: string | undefined,
-    ctx: JobContext<unknown>,
-  ) {
-    const { syncJobId, provider, from, to, projectId, csv, upload } = payload;
-    const fence = (trx: BillingDb) => ctx.fence(trx);
-    const staging = receiving.get(syncJobId);
-    // A run that finished the sync job but died before the durable job did: nothing left to do.
-    if ((await findSyncJob(db, syncJobId))?.status !== 'running') return null;
-    const job = { id: syncJobId, createdBy: payload.createdBy ?? null };
-    const adapter = adapters[provider];
-    const window = { from: new Date(from), to: new Date(to) };
-    try {
-      if (upload) {
-        // Received here: wait for the last row. Elsewhere (a process that died): it was all
-        // staged (the upload answered 202), or it never will be.
-        if (staging) await staging;
-        else if (!(await findSyncJob(db, syncJobId))?.staged_at)
-          throw new JobFailure(UPLOAD_CUT_SHORT);
-        return await mergeStagedRows(db, job, window, fence);
-      }
-      if (!adapter.fetch) {
-        await clearStagedRows(db, syncJobId);
-        await stageFocus(db, syncJobId, [csv ?? ''], window, ctx.signal);
-        return await mergeStagedRows(db, job, window, fence);
-      }
-      const request = { ...window, token, projectId };
-      const items = (await adapter.fetch(request)).map((item) => ({ ...item, id: newId(12) }));
-      return await completeSyncJob(db, job, adapter.name, items, fence);
-    } catch (error) {
-      if (error instanceof ProviderError || error instanceof JobFailure)
-        throw new JobFailure(error.message);
-      app.log.error({ err: error, job: syncJobId }, 'sync failed');
-      throw new Error('The sync failed; see the service log');
-    }
-  }
-
-  // A sync given a token runs once, in this process: after a crash it fails as interrupted (the
-  // token is gone). A FOCUS sync (its CSV in the payload, or an upload all staged) is run again,
-  // up to 3 times in all; what it staged is dropped when it ends either way.
-  const syncs = jobs.define<SyncPayload, unknown, { token: string }>({
-    kind: 'sync',
-    maxAttempts: 3,
-    handler: (payload, ctx) => runSync(payload, ctx.transient?.token, ctx),
-    onFail: async (trx, job, error) => {
-      await finishSyncJob(trx, job.payload.syncJobId, { status: 'failed', error });
-      if (!adapters[job.payload.provider]?.fetch) await discardImport(trx, job.payload.syncJobId);
-    },
-  });
-
-  /** Stores the sync job and its durable job together, and starts the sync here at once. */
-  async function startSync(payload: SyncPayload, token: string | undefined) {
-    const { syncJobId: id, provider, projectId } = payload;
-    const columns = { id, provider, from: payload.from.slice(0, 10), to: payload.to.slice(0, 10) };
-    const { record } = await syncs.start(payload, {
-      transient: token ? { token } : undefined,
-      record: (trx) =>
-        insertSyncJob(trx, { ...columns, project_id: projectId, created_by: payload.createdBy }),
-    });
-    return toSyncJob(record);
-  }
+export const syncRoutes: BillingRoutes = async (app, { db, config, state }) => {
+  const { adapters, adapterNames, startSync, track, untrack } = state.sync;
 
   const rangeOf = (from: string, to: string) => {
     const range = { from: parseInstant(from, 'from', 'from'), to: parseInstant(to, 'to', 'to') };
@@ -168,11 +59,11 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
         );
       const createdBy = creatorOf(request.identity);
       const payload = { syncJobId: newId(12), provider, ...rangeOf(from, to), projectId, csv };
-      const job = await startSync(
+      const row = await startSync(
         { ...payload, createdBy },
         adapter.needsToken ? token : undefined,
       );
-      return reply.code(202).send(ok(job));
+      return reply.code(202).send(ok(toSyncJob(row)));
     },
   );
 
@@ -213,8 +104,8 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, jobs }) => {
         const staging: Staging = {
           start: () => startSync({ ...payload, upload: true }, undefined),
           stage: (body) => stageFocus(db, payload.syncJobId, body, window),
-          track: (staged) => receiving.set(payload.syncJobId, staged),
-          untrack: () => receiving.delete(payload.syncJobId),
+          track: (staged) => track(payload.syncJobId, staged),
+          untrack: () => untrack(payload.syncJobId),
           log: request.log,
         };
         const row = await receiveUpload(

@@ -1,5 +1,6 @@
-import { Name, Nullable, StampsAt, Type, type Static, UpdateOf } from '@platform/core';
+import { Name, Nullable, StampsAt, stampsAt, Type, type Static, UpdateOf } from '@platform/core';
 import { Owned, Team } from './items.js';
+import type { CategoryRow } from '../database.js';
 
 export const CategoryInputSchema = Type.Object({
   name: Name('category name'),
@@ -20,3 +21,10 @@ export const CategorySchema = Type.Object({
   ...StampsAt,
 });
 export type Category = Static<typeof CategorySchema>;
+
+export const toCategory = (row: CategoryRow): Category => ({
+  ...row,
+  color: row.color?.toLowerCase() ?? null,
+  createdBy: row.created_by,
+  ...stampsAt(row.created_at, row.updated_at),
+});

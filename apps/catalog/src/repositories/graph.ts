@@ -1,26 +1,19 @@
-import { onceFor } from '@platform/core';
 import { sql, type CompiledQuery } from '@platform/db';
 import { SCHEMA, type CatalogDb } from '../database.js';
-import { CatalogGraph } from '../graph/walk.js';
+import type { GraphRows } from '../domain/graph/walk.js';
 
-/** The graph in memory of one database, and the version of the graph_version row it was read at. */
-interface Cached {
-  version: string;
-  graph: Promise<CatalogGraph>;
-}
-const cache = new WeakMap<CatalogDb, Cached>();
-
-/** The statement reading the version, built once per database (building it cost ~70 µs a walk). */
-const versionQueries = new WeakMap<CatalogDb, CompiledQuery<{ version: string }>>();
+/**
+ * The statement reading the version of what the graph is made of, compiled once by the graph's
+ * cache (building it cost ~70 µs a walk).
+ */
+export const graphVersionQuery = (db: CatalogDb): CompiledQuery<{ version: string }> =>
+  db
+    .selectFrom('graph_version')
+    .select(sql<string>`version::text`.as('version'))
+    .compile();
 
 /** The version of what the graph is made of: triggers bump it with every write (migrations). */
-async function currentVersion(db: CatalogDb) {
-  const query = onceFor(versionQueries, db, () =>
-    db
-      .selectFrom('graph_version')
-      .select(sql<string>`version::text`.as('version'))
-      .compile(),
-  );
+export async function graphVersion(db: CatalogDb, query: CompiledQuery<{ version: string }>) {
   const { rows } = await db.executeQuery(query);
   if (!rows[0]) throw new Error('catalog.graph_version has no row');
   return rows[0].version;
@@ -63,7 +56,7 @@ function byId(records: Ranked) {
  * arrays, cost twice as much): each service and API with its ranks in the order of ids and of
  * `lower(name), id`, so that every order the walk gives is the database's collation's.
  */
-async function loadGraph(db: CatalogDb) {
+export async function loadGraph(db: CatalogDb): Promise<{ version: string; rows: GraphRows }> {
   const table = (name: string) => sql.table(`${SCHEMA}.${name}`);
   const ranked = (name: string) => sql`(
     select json_build_object('ids', json_agg(id), 'names', json_agg(name),
@@ -87,7 +80,7 @@ async function loadGraph(db: CatalogDb) {
   `.execute(db);
   const { version, services, apis, edges, links } = rows[0];
   const apiRows = byId(apis);
-  const graph = new CatalogGraph({
+  const graph: GraphRows = {
     ...byId(services),
     froms: edges.froms ?? [],
     tos: edges.tos ?? [],
@@ -97,32 +90,6 @@ async function loadGraph(db: CatalogDb) {
     linkServices: links.services ?? [],
     linkApis: links.apis ?? [],
     linkProvides: links.provides ?? [],
-  });
-  return { version, graph };
-}
-
-/**
- * The graph as of now: the one in memory when the version has not moved since it was loaded,
- * else loaded again (once, however many walks are waiting for it). Costs one small query when
- * nothing changed. Any process writing to the database moves the version (a trigger, in the
- * writer's transaction), so a walk never answers from a graph older than its own read.
- */
-export async function currentGraph(db: CatalogDb): Promise<CatalogGraph> {
-  const version = await currentVersion(db);
-  const cached = cache.get(db);
-  if (cached?.version === version) return cached.graph;
-  const entry = { version } as Cached;
-  entry.graph = loadGraph(db).then(
-    (loaded) => {
-      // Loaded at this version or a later one (a write committed meanwhile): said as it is.
-      entry.version = loaded.version;
-      return loaded.graph;
-    },
-    (error: unknown) => {
-      if (cache.get(db) === entry) cache.delete(db);
-      throw error;
-    },
-  );
-  cache.set(db, entry);
-  return entry.graph;
+  };
+  return { version, rows: graph };
 }

@@ -5,15 +5,14 @@ import {
   ok,
   orConflict,
   responses,
-  stampsAt,
   Type,
   unique,
   type Access,
-  type ServiceRoutes,
   ownershipColumns,
   teamChange,
 } from '@platform/core';
-import type { CatalogDatabase, CatalogDb } from '../database.js';
+import type { CatalogDb } from '../database.js';
+import type { CatalogRoutes } from '../domain/state.js';
 import {
   deleteUnusedApi,
   findApi,
@@ -32,19 +31,12 @@ import {
   ApiSchema,
   ApiSummarySchema,
   ApiUpdateSchema,
+  toApi,
   type ApiInput,
 } from '../schemas/apis.js';
 
 /** The 409 of a name taken (nameTaken would lower-case `API`). */
 const apiNameTaken = (name: string) => `An API named ${name} exists already`;
-
-/** The API as shown, the stamps as ISO text. */
-const toApi = <Row extends { created_at: Date; updated_at: Date; created_by: string | null }>({
-  created_at,
-  updated_at,
-  created_by,
-  ...row
-}: Row) => ({ ...row, createdBy: created_by, ...stampsAt(created_at, updated_at) });
 
 /** The columns of the fields sent: owner and system resolved (BAD_REQUEST when unknown). */
 async function columnsOf(
@@ -62,7 +54,7 @@ async function columnsOf(
 }
 
 /** APIs: their own collection, named apart from services (spec 2.4 leaves them open). */
-export const apiRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db, access }) => {
+export const apiRoutes: CatalogRoutes = async (app, { db, access }) => {
   // Shared knowledge: any signed-in caller reads; members register APIs; their creator, their team
   // and admins change or remove them.
   const owner: Access['owner'] = (request) =>

@@ -1,15 +1,6 @@
-import {
-  badRequest,
-  IdOrNameParams,
-  notFound,
-  ok,
-  responses,
-  type Access,
-  type ServiceRoutes,
-} from '@platform/core';
-import type { CatalogDatabase } from '../database.js';
+import { badRequest, IdOrNameParams, notFound, ok, responses, type Access } from '@platform/core';
+import type { CatalogRoutes } from '../domain/state.js';
 import { addDependency, dependencyIds, removeDependency } from '../repositories/dependencies.js';
-import { currentGraph } from '../repositories/graph.js';
 import { findOwnership } from '../repositories/ownership.js';
 import { findService, findServiceIds } from '../repositories/services.js';
 import {
@@ -20,7 +11,7 @@ import {
   GraphSchema,
 } from '../schemas/dependencies.js';
 
-export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+export const dependencyRoutes: CatalogRoutes = async (app, { db, state }) => {
   // A service's dependencies are part of it: its owners change them. The graph is shared knowledge.
   const owner: Access['owner'] = (request) =>
     findOwnership(db, 'services', (request.params as { idOrName?: unknown }).idOrName);
@@ -91,8 +82,8 @@ export const dependencyRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db
       const { direction, depth = null, include } = request.query;
       // The two lookups at once. A root the graph lacks was made after the graph's version was
       // read: the graph is read again, after the root (gone by then: removed meanwhile).
-      const [root, first] = await Promise.all([findService(db, idOrName), currentGraph(db)]);
-      const graph = first.has(root.id) ? first : await currentGraph(db);
+      const [root, first] = await Promise.all([findService(db, idOrName), state.graph.current()]);
+      const graph = first.has(root.id) ? first : await state.graph.current();
       if (!graph.has(root.id)) throw notFound('Service', idOrName);
       const walked = graph.walk(root.id, direction, depth, include === 'apis');
       const body = ok({

@@ -6,14 +6,13 @@ import {
   orConflict,
   responses,
   type Access,
-  type ServiceRoutes,
   ownershipColumns,
 } from '@platform/core';
-import type { CatalogDatabase } from '../database.js';
-import { mapEntities, type Ref } from '../import/mapping.js';
-import { applyImport, planImport, type Step } from '../import/plan.js';
-import { auditDenial, ownerCheck } from '../ownership.js';
-import { lockOwnerParents } from '../repositories/groups.js';
+import { mapEntities, type Ref } from '../domain/import/mapping.js';
+import { applyImport, planImport, type Step } from '../domain/import/plan.js';
+import { auditDenial, ownerCheck } from '../domain/ownership.js';
+import type { CatalogRoutes } from '../domain/state.js';
+import { lockOwnerParents } from '../repositories/owners.js';
 import { loadExisting } from '../repositories/import.js';
 import { ImportInputSchema, ImportResultSchema, type ImportResult } from '../schemas/import.js';
 
@@ -54,7 +53,7 @@ function refusal(who: string, refused: Step[]) {
   return `${who} may not update catalog records it does not own, nothing written: ${refused.map(whose).join(', ')}`;
 }
 
-export const importRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db, access }) => {
+export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
   app.post(
     '/import',
     {

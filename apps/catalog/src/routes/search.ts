@@ -1,12 +1,12 @@
-import { badRequest, ok, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
-import type { CatalogDatabase } from '../database.js';
+import { badRequest, ok, responses, Type, type Access } from '@platform/core';
+import type { CatalogRoutes } from '../domain/state.js';
 import { search } from '../repositories/search.js';
 import { MATCHES, SearchHitSchema, SearchQuery, type SearchHit } from '../schemas/search.js';
 
 /** Shared knowledge: any signed-in caller searches. */
 const READ: Access = { resource: 'catalog.search', action: 'read' };
 
-export const searchRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db }) => {
+export const searchRoutes: CatalogRoutes = async (app, { db }) => {
   app.get(
     '/search',
     {

@@ -6,16 +6,15 @@ import {
   ok,
   orConflict,
   responses,
-  stampsAt,
   Type,
   type Access,
-  type ServiceRoutes,
   type Static,
   unique,
   ownershipColumns,
   teamChange,
 } from '@platform/core';
-import type { CatalogDatabase, CatalogDb } from '../database.js';
+import type { CatalogDb } from '../database.js';
+import type { CatalogRoutes } from '../domain/state.js';
 import { findApiIds } from '../repositories/apis.js';
 import { linkedGroup, linkId } from '../repositories/groups.js';
 import { findOwnership } from '../repositories/ownership.js';
@@ -27,24 +26,15 @@ import {
   insertService,
   listServices,
   updateService,
-  type ServiceWithLinks,
 } from '../repositories/services.js';
 import {
   ServiceInputSchema,
   ServiceListQuery,
   ServiceSchema,
   ServiceUpdateSchema,
-  type Service,
+  toService,
 } from '../schemas/services.js';
 import { checkAnnotations, checkLinks } from '../schemas/metadata.js';
-import { shownOwnership } from '../ownership.js';
-
-/** The service as shown (the reply keeps only the fields of ServiceSchema). */
-const toService = (row: ServiceWithLinks): Service => ({
-  ...row,
-  ...shownOwnership(row),
-  ...stampsAt(row.created_at, row.updated_at),
-});
 
 type ServiceInput = Static<typeof ServiceUpdateSchema>;
 
@@ -76,7 +66,7 @@ async function columnsOf(db: CatalogDb, fields: ServiceInput) {
   return { columns, apiLinks };
 }
 
-export const serviceRoutes: ServiceRoutes<CatalogDatabase> = async (app, { db, access }) => {
+export const serviceRoutes: CatalogRoutes = async (app, { db, access }) => {
   // Shared knowledge: any signed-in caller reads; members register services; their creator, their
   // team and admins change or remove them.
   const owner: Access['owner'] = (request) =>

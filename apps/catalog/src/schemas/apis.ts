@@ -3,14 +3,14 @@ import {
   Nullable,
   PagedQuery,
   StampsAt,
+  stampsAt,
   TagsSchema,
   Type,
   UpdateOf,
   type Static,
 } from '@platform/core';
 import type { ApiType } from '../database.js';
-import { Description } from './groups.js';
-import { Token } from './metadata.js';
+import { Description, Token } from './metadata.js';
 import { OwnershipShown, TeamInput } from './ownership.js';
 
 /** Backstage's well-known API types, and `other` for the rest. */
@@ -73,6 +73,16 @@ export type ApiSummary = Static<typeof ApiSummarySchema>;
 
 export const ApiSchema = Type.Object({ ...ApiFields, definition: Nullable(Type.String()) });
 export type Api = Static<typeof ApiSchema>;
+
+/** An API as shown (with its definition or not), the stamps as ISO text. */
+export const toApi = <
+  Row extends { created_at: Date; updated_at: Date; created_by: string | null },
+>({
+  created_at,
+  updated_at,
+  created_by,
+  ...row
+}: Row) => ({ ...row, createdBy: created_by, ...stampsAt(created_at, updated_at) });
 
 export const ApiListQuery = PagedQuery({
   type: Type.Optional(Type.Enum(API_TYPES, { description: 'Only APIs of this type' })),

@@ -1,5 +1,8 @@
 import { badRequest, Type } from '@platform/core';
 
+/** Free text describing a service, a system or an API. */
+export const Description = Type.String({ maxLength: 2000 });
+
 /** A short word-like value (a service's type or lifecycle): 1-100 characters, no space at either end. */
 export const Token = (description: string) =>
   Type.String({ minLength: 1, maxLength: 100, pattern: '^\\S(.*\\S)?$', description });

@@ -25,6 +25,12 @@ export const OwnershipShown = {
   team: Nullable(Type.String({ description: 'The team (a catalog owner) that owns it' })),
 };
 
+/** What an owned record shows of its ownership columns. */
+export const shownOwnership = (row: { created_by: string | null; team: string | null }) => ({
+  createdBy: row.created_by,
+  team: row.team,
+});
+
 /** At most this many members an owner has. */
 export const MAX_MEMBERS = 1000;
 

@@ -3,13 +3,14 @@ import {
   Nullable,
   PagedQuery,
   StampsAt,
+  stampsAt,
   Type,
   type Static,
   TagsSchema,
 } from '@platform/core';
-import { Description } from './groups.js';
-import { AnnotationsSchema, LinksSchema, Token } from './metadata.js';
-import { OwnershipShown, TeamInput } from './ownership.js';
+import { AnnotationsSchema, Description, LinksSchema, Token } from './metadata.js';
+import type { ServiceWithLinks } from '../repositories/services.js';
+import { OwnershipShown, shownOwnership, TeamInput } from './ownership.js';
 
 const ApiRefs = (what: string) =>
   Type.Array(Type.String({ minLength: 1 }), {
@@ -74,4 +75,11 @@ export const ServiceListQuery = PagedQuery({
   lifecycle: Type.Optional(
     Type.String({ description: 'Only services at this lifecycle (any case)' }),
   ),
+});
+
+/** The service as shown (the reply keeps only the fields of ServiceSchema). */
+export const toService = (row: ServiceWithLinks): Service => ({
+  ...row,
+  ...shownOwnership(row),
+  ...stampsAt(row.created_at, row.updated_at),
 });

@@ -135,6 +135,22 @@ export async function recordAttempt(
     .execute();
 }
 
+/**
+ * recordAttempt in one transaction that `fence` (the run's hold on its job) checks first: a run
+ * that lost its job to another instance writes nothing.
+ */
+export function recordFencedAttempt(
+  db: CommunicationDb,
+  fence: (trx: CommunicationDb) => Promise<void>,
+  deliveryId: string,
+  attempt: AttemptRecord,
+): Promise<void> {
+  return db.transaction().execute(async (trx) => {
+    await fence(trx);
+    await recordAttempt(trx, deliveryId, attempt);
+  });
+}
+
 /** The end of a delivery that will not be sent: `failed` with the reason. */
 export async function failDelivery(db: CommunicationDb, deliveryId: string, error: string) {
   await db

@@ -6,13 +6,12 @@ import {
   ok,
   orConflict,
   responses,
-  stampsAt,
   Type,
   type Access,
 } from '@platform/core';
 import { isForeignKeyViolation } from '@platform/db';
-import type { ChannelRow, CommunicationRoutes } from '../database.js';
-import { maskedConfig, secretVault, storableConfig } from '../providers/channel-config.js';
+import { secretVault, storableConfig } from '../domain/providers/channel-config.js';
+import type { CommunicationRoutes } from '../domain/state.js';
 import {
   appsOnChannel,
   deleteChannel,
@@ -27,7 +26,7 @@ import {
   ChannelParams,
   ChannelSchema,
   ChannelUpdateSchema,
-  type Channel,
+  toChannel,
 } from '../schemas/channels.js';
 
 /**
@@ -38,16 +37,6 @@ const READ: Access = { resource: 'communication.channel', action: 'read' };
 const CREATE: Access = { resource: 'communication.channel', action: 'create', rule: 'admin' };
 const UPDATE: Access = { resource: 'communication.channel', action: 'update', rule: 'admin' };
 const DELETE: Access = { resource: 'communication.channel', action: 'delete', rule: 'admin' };
-
-const toChannel = (row: ChannelRow): Channel => ({
-  id: row.id,
-  name: row.name,
-  provider: row.provider,
-  description: row.description,
-  status: row.status,
-  config: maskedConfig(row.provider, row.config),
-  ...stampsAt(row.created_at, row.updated_at),
-});
 
 export const channelRoutes: CommunicationRoutes = async (app, { db, auth, config: variables }) => {
   const vault = secretVault(auth);

@@ -1,6 +1,6 @@
 import { notFound, ok, responses, Type, type Access } from '@platform/core';
-import { appOwners } from '../app-owners.js';
-import type { CommunicationRoutes } from '../database.js';
+import { appOwners } from '../domain/app-owners.js';
+import type { CommunicationRoutes } from '../domain/state.js';
 import { channelIdOf } from '../repositories/channels.js';
 import { attemptsOf, findDelivery, listDeliveries } from '../repositories/deliveries.js';
 import {

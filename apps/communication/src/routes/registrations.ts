@@ -1,17 +1,8 @@
-import {
-  newId,
-  notFound,
-  ok,
-  orConflict,
-  responses,
-  stampsAt,
-  Type,
-  type Access,
-} from '@platform/core';
+import { newId, notFound, ok, orConflict, responses, Type, type Access } from '@platform/core';
 import { isForeignKeyViolation } from '@platform/db';
-import { appOwners } from '../app-owners.js';
-import type { CommunicationRoutes, RegistrationRow } from '../database.js';
-import { checkTarget } from '../providers/targets.js';
+import { appOwners } from '../domain/app-owners.js';
+import { checkTarget } from '../domain/providers/targets.js';
+import type { CommunicationRoutes } from '../domain/state.js';
 import { channelIdOf, findChannel } from '../repositories/channels.js';
 import {
   deleteRegistration,
@@ -27,18 +18,8 @@ import {
   RegistrationParams,
   RegistrationSchema,
   RegistrationUpdateSchema,
-  type Registration,
+  toRegistration,
 } from '../schemas/registrations.js';
-
-const toRegistration = (row: RegistrationRow): Registration => ({
-  id: row.id,
-  appId: row.app_id,
-  channelId: row.channel_id,
-  target: row.target,
-  metadata: row.metadata,
-  enabled: row.enabled,
-  ...stampsAt(row.created_at, row.updated_at),
-});
 
 export const registrationRoutes: CommunicationRoutes = async (app, { db, platform }) => {
   /** Private: an app's registrations are its owners' (and admins'), read and written. */

@@ -10,11 +10,11 @@ import {
   type Access,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
-import { appOwners } from '../app-owners.js';
-import type { CommunicationRoutes, DeliveryRow } from '../database.js';
-import { deliveryJob } from '../deliver.js';
-import { isLive } from '../providers/index.js';
-import { checkTarget } from '../providers/targets.js';
+import { appOwners } from '../domain/app-owners.js';
+import type { DeliveryRow } from '../database.js';
+import { isLive } from '../domain/providers/index.js';
+import { checkTarget } from '../domain/providers/targets.js';
+import type { CommunicationRoutes } from '../domain/state.js';
 import { deliveryByKey, insertDelivery } from '../repositories/deliveries.js';
 import { registrationOf } from '../repositories/registrations.js';
 import { SendResultSchema, SendSchema, toDelivery, type SendInput } from '../schemas/deliveries.js';
@@ -46,7 +46,7 @@ function idempotencyKey(header: string | string[] | undefined): string | null {
 
 export const sendRoutes: CommunicationRoutes = async (app, ctx) => {
   const { db } = ctx;
-  const deliveries = ctx.jobs.define(deliveryJob({ ...ctx, log: app.log }));
+  const { deliveries } = ctx.state;
   /** Sending in an app's name: its owners (members), admins and the platform's services. */
   const SEND: Access = {
     resource: 'communication.delivery',

@@ -1,5 +1,6 @@
-import { Name, Nullable, PagedQuery, StampsAt, Type, type Static } from '@platform/core';
-import { CHANNEL_STATUSES, PROVIDERS } from '../database.js';
+import { Name, Nullable, PagedQuery, StampsAt, stampsAt, Type, type Static } from '@platform/core';
+import { CHANNEL_STATUSES, PROVIDERS, type ChannelRow } from '../database.js';
+import { maskedConfig } from '../domain/providers/channel-config.js';
 
 const Description = Type.String({
   maxLength: 2000,
@@ -32,6 +33,16 @@ export const ChannelSchema = Type.Object({
   ...StampsAt,
 });
 export type Channel = Static<typeof ChannelSchema>;
+
+export const toChannel = (row: ChannelRow): Channel => ({
+  id: row.id,
+  name: row.name,
+  provider: row.provider,
+  description: row.description,
+  status: row.status,
+  config: maskedConfig(row.provider, row.config),
+  ...stampsAt(row.created_at, row.updated_at),
+});
 
 export const ChannelInputSchema = Type.Object({
   name: Name('channel name'),

@@ -1,4 +1,5 @@
-import { PagedQuery, StampsAt, Type, type Static } from '@platform/core';
+import { PagedQuery, StampsAt, stampsAt, Type, type Static } from '@platform/core';
+import type { RegistrationRow } from '../database.js';
 
 export const APP_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]*$';
 
@@ -30,6 +31,16 @@ export const RegistrationSchema = Type.Object({
   ...StampsAt,
 });
 export type Registration = Static<typeof RegistrationSchema>;
+
+export const toRegistration = (row: RegistrationRow): Registration => ({
+  id: row.id,
+  appId: row.app_id,
+  channelId: row.channel_id,
+  target: row.target,
+  metadata: row.metadata,
+  enabled: row.enabled,
+  ...stampsAt(row.created_at, row.updated_at),
+});
 
 export const RegistrationInputSchema = Type.Object({
   channelId: Type.String({ minLength: 1, description: 'The channel: its id or its name' }),

@@ -82,4 +82,16 @@ describe('the dashboard', () => {
     // Chromium logs the 503 the route was told to answer, and nothing else.
     expect(errors.filter((e) => !e.includes('status of 503'))).toEqual([]);
   });
+
+  it('serves the API reference at /docs with its operations and no console error', async () => {
+    const { page, errors, failures } = await web.openAt(web.url);
+    await page.goto('/docs');
+    // The operations, grouped by service (a tag each), the gateway's own first.
+    await page.locator('h3.opblock-tag[data-tag="gateway"]').waitFor({ timeout: 20_000 });
+    await page.getByText('Health of every enabled service').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    // The logo's inline style too: a Content-Security-Policy violation is a console error.
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+  });
 });

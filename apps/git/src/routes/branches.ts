@@ -1,8 +1,5 @@
-import { conflict, ok, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
-import { gitAccess, repositoryOwner } from '../access.js';
-import type { GitConfig } from '../config.js';
-import type { GitDatabase } from '../database.js';
-import { localWebhooks } from '../notify.js';
+import { conflict, ok, responses, Type, type Access } from '@platform/core';
+import { gitAccess, repositoryOwner } from '../domain/access.js';
 import {
   BranchInputSchema,
   BranchParams,
@@ -13,13 +10,14 @@ import {
   CommitSchema,
 } from '../schemas/git.js';
 import { RepoParams, UserQuery } from '../schemas/repos.js';
+import type { GitRoutes } from '../domain/state.js';
 
 const ZERO = '0'.repeat(40);
 
 /** Branches and commits of a repository, on its provider. */
-export const branchRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+export const branchRoutes: GitRoutes = async (app, ctx) => {
   const access = gitAccess(ctx, app);
-  const hooks = localWebhooks(ctx);
+  const hooks = ctx.state.webhooks;
   // Reading: anyone signed in (the git host decides the rest with the caller's own token).
   // Branching and committing: members, as collaborators do, with their own token (README).
   // Deleting a branch: the connection's owners.

@@ -1,8 +1,6 @@
-import { badRequest, ok, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
-import { gitAccess } from '../access.js';
-import type { GitConfig } from '../config.js';
-import type { GitDatabase } from '../database.js';
-import { checkPath, checkRef } from '../providers/backend.js';
+import { badRequest, ok, responses, Type, type Access } from '@platform/core';
+import { gitAccess } from '../domain/access.js';
+import { checkPath, checkRef } from '../domain/backends/backend.js';
 import {
   CompareParams,
   CompareSchema,
@@ -12,13 +10,14 @@ import {
   RefQuery,
 } from '../schemas/git.js';
 import { RepoParams } from '../schemas/repos.js';
+import type { GitRoutes } from '../domain/state.js';
 
 /** Reading: anyone signed in; the git host decides the rest with the caller's own token. */
 const READ_FILES: Access = { resource: 'git.file', action: 'read' };
 const COMPARE: Access = { resource: 'git.commit', action: 'read' };
 
 /** Files (a directory listing, a file's content) and comparisons of two refs. */
-export const contentRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+export const contentRoutes: GitRoutes = async (app, ctx) => {
   const access = gitAccess(ctx, app);
 
   app.get(

@@ -9,14 +9,10 @@ import {
   ownershipFor,
   PagedQuery,
   responses,
-  stamps,
   Type,
   type Access,
-  type ServiceRoutes,
 } from '@platform/core';
-import type { GitConfig } from '../config.js';
-import type { GitDatabase, ProviderRow } from '../database.js';
-import { allowedGithubUrl } from '../access.js';
+import { allowedGithubUrl } from '../domain/access.js';
 import {
   countRepositories,
   deleteProvider,
@@ -24,28 +20,15 @@ import {
   insertProvider,
   listProviders,
 } from '../repositories/providers.js';
-import { ProviderInputSchema, ProviderSchema, type Provider } from '../schemas/providers.js';
-
-export const toProvider = (row: ProviderRow): Provider => ({
-  id: row.id,
-  name: row.name,
-  type: row.type,
-  passportProviderId: row.passport_provider_id,
-  baseUrl: row.base_url,
-  createdBy: row.created_by,
-  team: row.team,
-  ...stamps(row.created_at, row.updated_at),
-});
+import { ProviderInputSchema, ProviderSchema, toProvider } from '../schemas/providers.js';
+import type { GitRoutes } from '../domain/state.js';
 
 /** Providers are platform configuration: anyone signed in reads them, admins change them. */
 const READ: Access = { resource: 'git.provider', action: 'read' };
 const CREATE: Access = { resource: 'git.provider', action: 'create', rule: 'admin' };
 const DELETE: Access = { resource: 'git.provider', action: 'delete', rule: 'admin' };
 
-export const providerRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (
-  app,
-  { db, config, access },
-) => {
+export const providerRoutes: GitRoutes = async (app, { db, config, access }) => {
   app.get(
     '/providers',
     {

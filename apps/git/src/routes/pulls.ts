@@ -5,15 +5,10 @@ import {
   notFound,
   ok,
   responses,
-  stamps,
   Type,
   type Access,
-  type ServiceRoutes,
 } from '@platform/core';
-import { gitAccess, repositoryOwner, type Opened } from '../access.js';
-import type { GitConfig } from '../config.js';
-import type { GitDatabase, PullRow } from '../database.js';
-import { localWebhooks } from '../notify.js';
+import { gitAccess, repositoryOwner, type Opened } from '../domain/access.js';
 import { findPull, insertPull, listPulls, markMerged } from '../repositories/pulls.js';
 import {
   MergeInputSchema,
@@ -22,30 +17,16 @@ import {
   PullListQuery,
   PullParams,
   PullSchema,
-  type Pull,
+  toPull,
 } from '../schemas/pulls.js';
 import { RepoParams, UserQuery } from '../schemas/repos.js';
-
-const toPull = (row: PullRow): Pull => ({
-  number: row.number,
-  title: row.title,
-  body: row.body,
-  state: row.state,
-  head: row.head,
-  base: row.base,
-  merged: row.merged,
-  mergeCommitSha: row.merge_commit_sha,
-  mergedAt: row.merged_at?.toISOString() ?? null,
-  author: row.author,
-  htmlUrl: null,
-  ...stamps(row.created_at, row.updated_at),
-});
+import type { GitRoutes } from '../domain/state.js';
 
 /** Pull requests: GitHub's own, or kept in this service's schema for local repositories. */
-export const pullRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+export const pullRoutes: GitRoutes = async (app, ctx) => {
   const { db } = ctx;
   const access = gitAccess(ctx, app);
-  const hooks = localWebhooks(ctx);
+  const hooks = ctx.state.webhooks;
   // Reading: anyone signed in. Opening one: members, as collaborators do, with their own token
   // (README). Merging: the connection's owners.
   const READ: Access = { resource: 'git.pull', action: 'read' };

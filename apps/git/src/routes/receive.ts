@@ -3,18 +3,17 @@ import {
   ApiError,
   badRequest,
   newId,
+  notConfigured,
   ok,
   responses,
   type Access,
-  type ServiceRoutes,
 } from '@platform/core';
-import type { GitConfig } from '../config.js';
-import type { GitDatabase } from '../database.js';
-import { hubSignature } from '../notify.js';
-import { storablePayload } from '../payload.js';
+import { hubSignature } from '../domain/notify.js';
+import { storablePayload } from '../domain/payload.js';
 import { repositoryNamed } from '../repositories/repos.js';
 import { firstDelivery, insertEvent } from '../repositories/webhooks.js';
 import { ReceivedSchema } from '../schemas/webhooks.js';
+import type { GitRoutes } from '../domain/state.js';
 
 const BODY_LIMIT = 25 * 1024 * 1024;
 const unauthorized = (message: string) => new ApiError('UNAUTHORIZED', message);
@@ -35,7 +34,7 @@ function sameSignature(expected: string, given: string): boolean {
  * POST /webhooks/receive: GitHub's deliveries. Public (GitHub cannot sign in): the HMAC-SHA256
  * signature over the raw body with GIT_WEBHOOK_SECRET is the authentication.
  */
-export const receiveRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, { db, config }) => {
+export const receiveRoutes: GitRoutes = async (app, { db, config }) => {
   // The raw bytes are what GitHub signed: this route's JSON stays a Buffer until it is verified.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
@@ -52,14 +51,13 @@ export const receiveRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
         operationId: 'receiveWebhook',
         summary: 'Receive a webhook delivery (GitHub format)',
         description:
-          'Headers X-Hub-Signature-256 (sha256=<hex> HMAC of the raw body under GIT_WEBHOOK_SECRET), X-GitHub-Event, X-GitHub-Delivery; JSON body. 401 for a missing or wrong signature (nothing stored), 503 when GIT_WEBHOOK_SECRET is not set. A delivery whose id or raw body (SHA-256) was seen before is answered with the first event and `duplicate: true`, and stored once. Body up to 25 MiB; U+0000 is removed from the stored payload (jsonb cannot hold it).',
+          'Headers X-Hub-Signature-256 (sha256=<hex> HMAC of the raw body under GIT_WEBHOOK_SECRET), X-GitHub-Event, X-GitHub-Delivery; JSON body. 401 for a missing or wrong signature (nothing stored), 409 NOT_CONFIGURED when GIT_WEBHOOK_SECRET is not set. A delivery whose id or raw body (SHA-256) was seen before is answered with the first event and `duplicate: true`, and stored once. Body up to 25 MiB; U+0000 is removed from the stored payload (jsonb cannot hold it).',
         response: responses({ 200: ReceivedSchema, 201: ReceivedSchema }),
       },
     },
     async (request, reply) => {
       if (!config.webhookSecret)
-        throw new ApiError(
-          'SERVICE_UNAVAILABLE',
+        throw notConfigured(
           'GIT_WEBHOOK_SECRET is not set: webhook deliveries cannot be verified, so none is accepted',
         );
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

@@ -7,15 +7,12 @@ import {
   orConflict,
   ownershipFor,
   responses,
-  stamps,
   Type,
   type Access,
-  type ServiceRoutes,
 } from '@platform/core';
-import { gitAccess, repositoryOwner } from '../access.js';
-import type { GitConfig } from '../config.js';
-import type { GitDatabase, RepositoryRow } from '../database.js';
-import type { RepoMetadata } from '../providers/backend.js';
+import { gitAccess, repositoryOwner } from '../domain/access.js';
+import type { RepositoryRow } from '../database.js';
+import type { RepoMetadata } from '../domain/backends/backend.js';
 import { findProvider } from '../repositories/providers.js';
 import {
   deleteRepository,
@@ -24,30 +21,8 @@ import {
   listRepositories,
   updateMetadata,
 } from '../repositories/repos.js';
-import {
-  RepoInputSchema,
-  RepoListQuery,
-  RepoSchema,
-  UserBody,
-  type Repo,
-} from '../schemas/repos.js';
-
-export const toRepo = (row: RepositoryRow): Repo => ({
-  id: row.id,
-  name: row.name,
-  providerId: row.provider_id,
-  owner: row.owner,
-  repoName: row.repo_name,
-  fullName: row.name,
-  htmlUrl: row.html_url,
-  defaultBranch: row.default_branch,
-  connectedBy: row.connected_by,
-  status: row.status,
-  private: row.private,
-  createdBy: row.created_by,
-  team: row.team,
-  ...stamps(row.created_at, row.updated_at),
-});
+import { RepoInputSchema, RepoListQuery, RepoSchema, UserBody, toRepo } from '../schemas/repos.js';
+import type { GitRoutes } from '../domain/state.js';
 
 const columns = (meta: RepoMetadata) => ({
   html_url: meta.htmlUrl,
@@ -56,7 +31,7 @@ const columns = (meta: RepoMetadata) => ({
   status: meta.status,
 });
 
-export const repoRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+export const repoRoutes: GitRoutes = async (app, ctx) => {
   const { db } = ctx;
   const access = gitAccess(ctx, app);
   // Anyone signed in sees the connections; members connect; the connection's owners (its

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   ApiError,
+  notConfigured,
   badRequest,
   checkedAddresses,
   newId,
@@ -8,16 +9,11 @@ import {
   orConflict,
   PrivateTargetError,
   responses,
-  stamps,
   Type,
   type Access,
-  type ServiceRoutes,
 } from '@platform/core';
-import { gitAccess, repositoryOwner } from '../access.js';
-import type { GitConfig } from '../config.js';
-import type { GitDatabase, WebhookEventRow, WebhookRow } from '../database.js';
-import { localWebhooks } from '../notify.js';
-import { targetPolicy } from '../providers/destination.js';
+import { gitAccess, repositoryOwner } from '../domain/access.js';
+import { targetPolicy } from '../domain/destination.js';
 import { findRepository } from '../repositories/repos.js';
 import {
   deleteWebhook,
@@ -33,29 +29,10 @@ import {
   WebhookDeleteQuery,
   WebhookInputSchema,
   WebhookSchema,
-  type Webhook,
-  type WebhookEvent,
+  toEvent,
+  toWebhook,
 } from '../schemas/webhooks.js';
-
-const toWebhook = (row: WebhookRow): Webhook => ({
-  id: row.id,
-  repositoryId: row.repository_id,
-  url: row.url,
-  events: row.events,
-  providerHookId: row.provider_hook_id,
-  ...stamps(row.created_at, row.updated_at),
-});
-
-export const toEvent = (row: WebhookEventRow): WebhookEvent => ({
-  id: row.id,
-  deliveryId: row.delivery_id,
-  event: row.event,
-  action: row.action,
-  repositoryId: row.repository_id,
-  repositoryName: row.repository_name,
-  payload: row.payload,
-  created: row.created_at.toISOString(),
-});
+import type { GitRoutes } from '../domain/state.js';
 
 function checkUrl(raw: string): string {
   try {
@@ -68,10 +45,10 @@ function checkUrl(raw: string): string {
 }
 
 /** Webhooks registered on a repository (at GitHub, or sent by the platform) and received events. */
-export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, ctx) => {
+export const webhookRoutes: GitRoutes = async (app, ctx) => {
   const { db, config } = ctx;
   const access = gitAccess(ctx, app);
-  const hooks = localWebhooks(ctx);
+  const hooks = ctx.state.webhooks;
   // A repository's webhooks send its events elsewhere: the connection's owners add and remove
   // them. Received events: anyone signed in.
   const owner = repositoryOwner(ctx);
@@ -87,7 +64,7 @@ export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
         operationId: 'createWebhook',
         summary: 'Register a webhook on a repository',
         description:
-          'Events push, create, delete, pull_request. github: registered at GitHub (JSON, signed with GIT_WEBHOOK_SECRET; 503 when unset). local: the platform POSTs the events itself, signed like GitHub (X-Hub-Signature-256) with `secret`, or one made here and answered this once; a url on a loopback, private or link-local address is 400 unless GIT_ALLOW_PRIVATE_TARGETS. 409 when the url is registered already.',
+          'Events push, create, delete, pull_request. github: registered at GitHub (JSON, signed with GIT_WEBHOOK_SECRET; 409 NOT_CONFIGURED when unset). local: the platform POSTs the events itself, signed like GitHub (X-Hub-Signature-256) with `secret`, or one made here and answered this once; a url on a loopback, private or link-local address is 400 unless GIT_ALLOW_PRIVATE_TARGETS. 409 when the url is registered already.',
         params: RepoParams,
         body: WebhookInputSchema,
         response: responses({ 201: WebhookSchema }),
@@ -104,8 +81,7 @@ export const webhookRoutes: ServiceRoutes<GitDatabase, GitConfig> = async (app, 
             'secret is for local repositories: GitHub webhooks are signed with GIT_WEBHOOK_SECRET',
           );
         if (!config.webhookSecret)
-          throw new ApiError(
-            'SERVICE_UNAVAILABLE',
+          throw notConfigured(
             'GIT_WEBHOOK_SECRET is not set: GitHub webhooks could not be verified',
           );
         const existing = await listWebhooks(db, opened.repo.id, url);

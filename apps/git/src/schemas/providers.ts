@@ -1,5 +1,6 @@
-import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import { Name, Nullable, Stamps, stamps, Type, type Static } from '@platform/core';
 import { Owned, Team } from './owner.js';
+import type { ProviderRow } from '../database.js';
 
 export const PROVIDER_TYPES = ['github', 'local'] as const;
 
@@ -38,3 +39,14 @@ export const ProviderSchema = Type.Object({
   ...Stamps,
 });
 export type Provider = Static<typeof ProviderSchema>;
+
+export const toProvider = (row: ProviderRow): Provider => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  passportProviderId: row.passport_provider_id,
+  baseUrl: row.base_url,
+  createdBy: row.created_by,
+  team: row.team,
+  ...stamps(row.created_at, row.updated_at),
+});

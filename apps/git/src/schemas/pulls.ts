@@ -1,6 +1,7 @@
-import { Nullable, Stamps, Type, type Static } from '@platform/core';
+import { Nullable, Stamps, stamps, Type, type Static } from '@platform/core';
 import { RefName } from './git.js';
 import { RepoParams, User } from './repos.js';
+import type { PullRow } from '../database.js';
 
 export const PULL_STATES = ['open', 'closed', 'all'] as const;
 export const MERGE_METHODS = ['merge', 'squash', 'rebase'] as const;
@@ -52,6 +53,21 @@ export const PullSchema = Type.Object({
   ...Stamps,
 });
 export type Pull = Static<typeof PullSchema>;
+
+export const toPull = (row: PullRow): Pull => ({
+  number: row.number,
+  title: row.title,
+  body: row.body,
+  state: row.state,
+  head: row.head,
+  base: row.base,
+  merged: row.merged,
+  mergeCommitSha: row.merge_commit_sha,
+  mergedAt: row.merged_at?.toISOString() ?? null,
+  author: row.author,
+  htmlUrl: null,
+  ...stamps(row.created_at, row.updated_at),
+});
 
 export const MergeSchema = Type.Object({
   merged: Type.Boolean(),

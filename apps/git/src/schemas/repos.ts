@@ -1,5 +1,6 @@
-import { Nullable, PagedQuery, Stamps, Type, type Static } from '@platform/core';
+import { Nullable, PagedQuery, Stamps, stamps, Type, type Static } from '@platform/core';
 import { Owned, Team } from './owner.js';
+import type { RepositoryRow } from '../database.js';
 
 /** The person whose delegated token acts (spec 4.8): an email, as the identity service knows it. */
 export const User = Type.String({
@@ -50,6 +51,23 @@ export const RepoSchema = Type.Object({
   ...Stamps,
 });
 export type Repo = Static<typeof RepoSchema>;
+
+export const toRepo = (row: RepositoryRow): Repo => ({
+  id: row.id,
+  name: row.name,
+  providerId: row.provider_id,
+  owner: row.owner,
+  repoName: row.repo_name,
+  fullName: row.name,
+  htmlUrl: row.html_url,
+  defaultBranch: row.default_branch,
+  connectedBy: row.connected_by,
+  status: row.status,
+  private: row.private,
+  createdBy: row.created_by,
+  team: row.team,
+  ...stamps(row.created_at, row.updated_at),
+});
 
 export const RepoParams = Type.Object({
   id: Type.String({ minLength: 1, description: 'The repository: id, or fullName in any case' }),

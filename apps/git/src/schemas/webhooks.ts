@@ -1,5 +1,6 @@
-import { Nullable, Stamps, Type, type Static } from '@platform/core';
+import { Nullable, Stamps, stamps, Type, type Static } from '@platform/core';
 import { RepoParams, User } from './repos.js';
+import type { WebhookEventRow, WebhookRow } from '../database.js';
 
 export const WEBHOOK_EVENTS = ['push', 'create', 'delete', 'pull_request'] as const;
 
@@ -29,6 +30,15 @@ export const WebhookSchema = Type.Object({
 });
 export type Webhook = Static<typeof WebhookSchema>;
 
+export const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  repositoryId: row.repository_id,
+  url: row.url,
+  events: row.events,
+  providerHookId: row.provider_hook_id,
+  ...stamps(row.created_at, row.updated_at),
+});
+
 export const WebhookDeleteQuery = Type.Object({
   user: Type.Optional(User),
   url: Type.Optional(Type.String({ minLength: 1, description: 'Only this one; default: all' })),
@@ -55,6 +65,17 @@ export const EventSchema = Type.Object({
   created: Type.String(),
 });
 export type WebhookEvent = Static<typeof EventSchema>;
+
+export const toEvent = (row: WebhookEventRow): WebhookEvent => ({
+  id: row.id,
+  deliveryId: row.delivery_id,
+  event: row.event,
+  action: row.action,
+  repositoryId: row.repository_id,
+  repositoryName: row.repository_name,
+  payload: row.payload,
+  created: row.created_at.toISOString(),
+});
 
 export const ReceivedSchema = Type.Object({
   id: Type.String(),

@@ -1,6 +1,9 @@
 import { sql } from '@platform/db';
 import type { InferenceDb } from '../database.js';
 
+/** A model as listModels reads it: with its provider's id and name. */
+export type ModelListRow = Awaited<ReturnType<typeof listModels>>[number];
+
 /** Models with their provider's name, newest first; `provider` is an id or a name (any case). */
 export function listModels(
   db: InferenceDb,

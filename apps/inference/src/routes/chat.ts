@@ -1,47 +1,13 @@
-import type { FastifyReply } from 'fastify';
-import { ok, responses, sendError, type ServiceRoutes } from '@platform/core';
-import type { InferenceConfig } from '../config.js';
-import type { InferenceDatabase } from '../database.js';
-import { CallFailure, classify } from '../providers/failures.js';
-import { withRetries, type Call } from '../providers/call.js';
-import { callOptions, textOf, tokensOf, type ChatMessage } from '../providers/chat-model.js';
-import { languageModel } from '../providers/sdk.js';
+import { ok, responses } from '@platform/core';
+import { withRetries } from '../domain/call.js';
+import { failBeforeOutput, INVOKE, modelOptions, prepare, startCall } from '../domain/calls.js';
+import { textOf, tokensOf } from '../domain/chat-model.js';
+import { languageModel } from '../domain/sdk.js';
+import type { InferenceRoutes } from '../domain/state.js';
+import { streamChat } from '../domain/stream.js';
 import { ChatInputSchema, ChatSchema } from '../schemas/calls.js';
-import { INVOKE, prepare, sharedOf, startCall } from './context.js';
-import { streamChat } from './stream.js';
 
-export type ChatInput = {
-  model?: string;
-  messages: ChatMessage[];
-  maxTokens?: number;
-  providerId?: string;
-  fallbacks?: string[];
-};
-
-export const modelOptions = (call: Call, body: ChatInput) =>
-  callOptions(body.messages, body.maxTokens, call.signal, call.requestId);
-
-/** A failure before any output: the envelope with its status, and the log row. */
-export async function failBeforeOutput(
-  call: Call,
-  reply: FastifyReply,
-  error: unknown,
-  input: string,
-) {
-  const failure =
-    error instanceof CallFailure
-      ? error
-      : classify(error, call.route?.provider ?? { name: 'unknown', env_var: null });
-  const aborted = call.signal.reason === 'client';
-  call.finish({ status: aborted ? 'aborted' : 'error', inputText: input, error: failure.message });
-  return sendError(reply, failure.code, failure.message, failure.status);
-}
-
-export const chatRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
-  app,
-  { db, config },
-) => {
-  const shared = sharedOf(db, app);
+export const chatRoutes: InferenceRoutes = async (app, { config, state }) => {
   app.post(
     '/chat',
     {
@@ -57,8 +23,8 @@ export const chatRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = asy
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, 'chat', body);
-      const call = startCall(shared, config, request, reply, 'chat');
+      const { routes, keyOf } = await prepare(state, config, 'chat', body);
+      const call = startCall(state, config, request, reply, 'chat');
       const input = JSON.stringify(body.messages);
       try {
         const result = await withRetries(call, routes, config.maxAttempts, (route) =>
@@ -101,8 +67,8 @@ export const chatRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = asy
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, 'stream', body);
-      const call = startCall(shared, config, request, reply, 'stream');
+      const { routes, keyOf } = await prepare(state, config, 'stream', body);
+      const call = startCall(state, config, request, reply, 'stream');
       return streamChat(call, request, reply, body, config.maxAttempts, routes, async (route) => {
         const model = languageModel(route.provider, keyOf(route), route.model);
         return (await model.doStream(modelOptions(call, body))).stream;

@@ -1,11 +1,11 @@
 import multipart from '@fastify/multipart';
 import { embed, generateImage, transcribe } from 'ai';
-import { badRequest, ok, responses, type ServiceRoutes } from '@platform/core';
-import type { InferenceConfig } from '../config.js';
-import type { InferenceDatabase } from '../database.js';
-import { withRetries } from '../providers/call.js';
-import { MOCK_IMAGE, mockEmbedding, mockTranscription } from '../providers/mock.js';
-import { embeddingModel, imageModel, transcriptionModel } from '../providers/sdk.js';
+import { badRequest, ok, responses } from '@platform/core';
+import { withRetries } from '../domain/call.js';
+import { failBeforeOutput, INVOKE, prepare, startCall } from '../domain/calls.js';
+import { MOCK_IMAGE, mockEmbedding, mockTranscription } from '../domain/mock.js';
+import { embeddingModel, imageModel, transcriptionModel } from '../domain/sdk.js';
+import type { InferenceRoutes } from '../domain/state.js';
 import {
   EmbedInputSchema,
   EmbedSchema,
@@ -14,14 +14,8 @@ import {
   TranscribeInputSchema,
   TranscriptionSchema,
 } from '../schemas/calls.js';
-import { failBeforeOutput } from './chat.js';
-import { INVOKE, prepare, sharedOf, startCall } from './context.js';
 
-export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
-  app,
-  { db, config },
-) => {
-  const shared = sharedOf(db, app);
+export const mediaRoutes: InferenceRoutes = async (app, { config, state }) => {
   const maxBytes = config.transcribeMaxBytes;
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
@@ -41,8 +35,8 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, 'embed', body);
-      const call = startCall(shared, config, request, reply, 'embed');
+      const { routes, keyOf } = await prepare(state, config, 'embed', body);
+      const call = startCall(state, config, request, reply, 'embed');
       const options = {
         maxRetries: 0,
         abortSignal: call.signal,
@@ -90,8 +84,8 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
     },
     async (request, reply) => {
       const body = request.body;
-      const { routes, keyOf } = await prepare(shared, config, 'image', body);
-      const call = startCall(shared, config, request, reply, 'image');
+      const { routes, keyOf } = await prepare(state, config, 'image', body);
+      const call = startCall(state, config, request, reply, 'image');
       try {
         const images = await withRetries(call, routes, config.maxAttempts, async (route) => {
           if (route.provider.type === 'mock')
@@ -143,8 +137,8 @@ export const mediaRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
             message: `audio exceeds the limit of ${maxBytes} bytes`,
           },
         });
-      const { routes, keyOf } = await prepare(shared, config, 'transcribe', body);
-      const call = startCall(shared, config, request, reply, 'transcribe');
+      const { routes, keyOf } = await prepare(state, config, 'transcribe', body);
+      const call = startCall(state, config, request, reply, 'transcribe');
       try {
         const result = await withRetries(call, routes, config.maxAttempts, async (route) => {
           if (route.provider.type === 'mock')

@@ -1,44 +1,17 @@
-import {
-  ApiError,
-  ok,
-  PagedQuery,
-  responses,
-  Type,
-  type Access,
-  type ServiceRoutes,
-} from '@platform/core';
-import type { InferenceConfig } from '../config.js';
-import type { InferenceDatabase } from '../database.js';
-import { fetchModelIds } from '../providers/catalogs.js';
-import { allowedBaseUrl, readKey } from '../providers/credentials.js';
-import { classify } from '../providers/failures.js';
+import { ApiError, ok, PagedQuery, responses, Type, type Access } from '@platform/core';
+import { fetchModelIds } from '../domain/catalogs.js';
+import { allowedBaseUrl, readKey } from '../domain/credentials.js';
+import { classify } from '../domain/failures.js';
+import type { InferenceRoutes } from '../domain/state.js';
 import { listModels, replaceModels } from '../repositories/models.js';
 import { findProvider, listProviders } from '../repositories/providers.js';
-
-const ModelSchema = Type.Object({
-  name: Type.String(),
-  providerId: Type.String(),
-  provider: Type.String(),
-  created: Type.String({ format: 'date-time' }),
-});
-
-const SyncResultSchema = Type.Array(
-  Type.Object({
-    provider: Type.String(),
-    models: Type.Integer(),
-    added: Type.Integer(),
-    error: Type.Union([Type.String(), Type.Null()]),
-  }),
-);
+import { ModelSchema, SyncResultSchema, toModel } from '../schemas/models.js';
 
 const READ: Access = { resource: 'inference.model', action: 'read' };
 /** A sync sends every provider's key to its API: platform configuration, admins only. */
 const SYNC: Access = { resource: 'inference.model', action: 'manage', rule: 'admin' };
 
-export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
-  app,
-  { db, config },
-) => {
+export const modelRoutes: InferenceRoutes = async (app, { db, config }) => {
   app.get(
     '/models',
     {
@@ -57,14 +30,7 @@ export const modelRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = as
     async (request) => {
       const { provider, limit, offset } = request.query;
       const rows = await listModels(db, provider, { limit, offset });
-      return ok(
-        rows.map((r) => ({
-          name: r.name,
-          providerId: r.provider_id,
-          provider: r.provider,
-          created: r.created_at.toISOString(),
-        })),
-      );
+      return ok(rows.map(toModel));
     },
   );
 

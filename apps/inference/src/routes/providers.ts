@@ -8,13 +8,10 @@ import {
   orConflict,
   PagedQuery,
   responses,
-  stamps,
   Type,
   type Access,
 } from '@platform/core';
-import type { InferenceDatabase, ProviderRow } from '../database.js';
 import type { InferenceConfig } from '../config.js';
-import type { ServiceRoutes } from '@platform/core';
 import {
   announceProviderChange,
   deleteProvider,
@@ -27,26 +24,16 @@ import {
   ProviderInputSchema,
   ProviderSchema,
   ProviderUpdateSchema,
-  type Provider,
+  toProvider,
 } from '../schemas/providers.js';
-import { allowedBaseUrl, checkEnvVar, checkModelName } from '../providers/credentials.js';
-import { sharedOf } from './context.js';
+import { allowedBaseUrl, checkEnvVar, checkModelName } from '../domain/credentials.js';
+import type { InferenceRoutes } from '../domain/state.js';
 
 /** Providers spend the company's model keys: platform configuration, changed by admins only. */
 const READ: Access = { resource: 'inference.provider', action: 'read' };
 const CREATE: Access = { resource: 'inference.provider', action: 'create', rule: 'admin' };
 const UPDATE: Access = { resource: 'inference.provider', action: 'update', rule: 'admin' };
 const DELETE: Access = { resource: 'inference.provider', action: 'delete', rule: 'admin' };
-
-const toProvider = (row: ProviderRow): Provider => ({
-  id: row.id,
-  name: row.name,
-  type: row.type,
-  defaultModel: row.default_model,
-  envVar: row.env_var,
-  baseUrl: row.base_url,
-  ...stamps(row.created_at, row.updated_at),
-});
 
 /**
  * A provider other than mock needs the variable of its key (a provider key's name) and a base URL
@@ -67,11 +54,8 @@ function checkFields(
   return baseUrl ? allowed : null;
 }
 
-export const providerRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
-  app,
-  { db, config },
-) => {
-  const { providers } = sharedOf(db, app);
+export const providerRoutes: InferenceRoutes = async (app, { db, config, state }) => {
+  const { providers } = state;
   /** After a write: this instance forgets its copy, the others hear of it. */
   const changed = async () => {
     providers.forget();

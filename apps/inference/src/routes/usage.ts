@@ -7,86 +7,22 @@ import {
   Type,
   visibleTo,
   type Access,
-  type ServiceRoutes,
 } from '@platform/core';
-import type { InferenceConfig } from '../config.js';
-import type { InferenceDatabase, RequestRow } from '../database.js';
+import type { InferenceRoutes } from '../domain/state.js';
 import {
   findRequest,
   findRequestOwnership,
   listRequests,
   summarize,
 } from '../repositories/requests.js';
-import { sharedOf } from './context.js';
-
-const Int = Type.Integer();
-const RequestSchema = Type.Object({
-  id: Type.String(),
-  providerId: Type.Union([Type.String(), Type.Null()]),
-  provider: Type.Union([Type.String(), Type.Null()]),
-  model: Type.Union([Type.String(), Type.Null()]),
-  kind: Type.String({ description: 'chat, stream, embed, image or transcribe' }),
-  status: Type.String({ description: 'ok, error or aborted (the client left)' }),
-  inputTokens: Type.Union([Int, Type.Null()]),
-  outputTokens: Type.Union([Int, Type.Null()]),
-  estimated: Type.Boolean({ description: 'The provider reported no usage: tokens estimated' }),
-  attempts: Int,
-  durationMs: Int,
-  timeToFirstTokenMs: Type.Union([Int, Type.Null()]),
-  costMicros: Type.Union([Int, Type.Null()], {
-    description: 'US micro-dollars; null when the model has no price',
-  }),
-  error: Type.Union([Type.String(), Type.Null()]),
-  requestId: Type.Union([Type.String(), Type.Null()]),
-  app: Type.Union([Type.String(), Type.Null()]),
-  createdBy: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'Who made the call: an email, key:<name> for a team key; null for calls logged before ownership',
-  }),
-  created: Type.String({ format: 'date-time' }),
-});
-
-const SummarySchema = Type.Object({
-  totalRequests: Int,
-  totalErrors: Int,
-  totalInputTokens: Int,
-  totalOutputTokens: Int,
-  totalTokens: Int,
-  avgDurationMs: Int,
-  totalAborted: Int,
-  totalCostMicros: Int,
-});
-
-const toRequest = (r: RequestRow) => ({
-  id: r.id,
-  providerId: r.provider_id,
-  provider: r.provider,
-  model: r.model,
-  kind: r.kind,
-  status: r.status,
-  inputTokens: r.input_tokens,
-  outputTokens: r.output_tokens,
-  estimated: r.estimated,
-  attempts: r.attempts,
-  durationMs: r.duration_ms,
-  timeToFirstTokenMs: r.ttft_ms,
-  costMicros: r.cost_micros === null ? null : Number(r.cost_micros),
-  error: r.error,
-  requestId: r.request_id,
-  app: r.app,
-  createdBy: r.created_by,
-  created: r.created_at.toISOString(),
-});
+import { RequestSchema, SummarySchema, toRequest } from '../schemas/usage.js';
 
 /** The request log is private: each caller reads its own calls, admins every call. */
 const USAGE: Access = { resource: 'inference.request', action: 'read' };
 
-export const usageRoutes: ServiceRoutes<InferenceDatabase, InferenceConfig> = async (
-  app,
-  { db, access },
-) => {
+export const usageRoutes: InferenceRoutes = async (app, { db, access, state }) => {
   // Read-your-writes: this instance's queued log rows are written before any read of the log.
-  const { requestLog } = sharedOf(db, app);
+  const { requestLog } = state;
   const ONE: Access = {
     resource: 'inference.request',
     action: 'read',

@@ -1,4 +1,5 @@
-import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import { Name, Nullable, Stamps, stamps, Type, type Static } from '@platform/core';
+import type { ProviderRow } from '../database.js';
 
 export const PROVIDER_TYPES = [
   'anthropic',
@@ -40,6 +41,16 @@ export const ProviderSchema = Type.Object({
   ...Stamps,
 });
 export type Provider = Static<typeof ProviderSchema>;
+
+export const toProvider = (row: ProviderRow): Provider => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  defaultModel: row.default_model,
+  envVar: row.env_var,
+  baseUrl: row.base_url,
+  ...stamps(row.created_at, row.updated_at),
+});
 
 export const ProviderInputSchema = Type.Object({
   name: Name('provider name'),

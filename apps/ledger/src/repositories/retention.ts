@@ -1,5 +1,5 @@
 import { sql } from '@platform/db';
-import { GENESIS_HASH } from '../chain.js';
+import { GENESIS_HASH } from '../domain/chain.js';
 import type { ChainHead, LedgerDb, PolicyRow } from '../database.js';
 import { parseScope } from '../schemas/policies.js';
 import { withChainHeadLocked } from './events.js';

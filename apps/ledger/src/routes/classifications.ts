@@ -1,5 +1,4 @@
-import { badRequest, conflict, newId, ok, responses, stampsAt, Type } from '@platform/core';
-import type { ClassificationRow, LedgerRoutes } from '../database.js';
+import { badRequest, conflict, newId, ok, responses, Type } from '@platform/core';
 import {
   deleteClassification,
   findClassification,
@@ -7,25 +6,14 @@ import {
   insertClassification,
   listClassifications,
 } from '../repositories/classifications.js';
+import type { LedgerRoutes } from '../domain/state.js';
 import {
   ClassificationInputSchema,
   ClassificationListQuery,
   ClassificationParams,
   ClassificationSchema,
-  type Classification,
-  type Level,
+  toClassification,
 } from '../schemas/classifications.js';
-
-const toClassification = (row: ClassificationRow): Classification => ({
-  id: row.id,
-  serviceId: row.service_id,
-  service: row.service_id,
-  field: row.field,
-  level: row.level as Level,
-  justification: row.justification,
-  ppiCategory: row.ppi_category,
-  ...stampsAt(row.created_at, row.updated_at),
-});
 
 export const classificationRoutes: LedgerRoutes = async (app, { db }) => {
   app.post(

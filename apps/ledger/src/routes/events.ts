@@ -9,36 +9,18 @@ import {
   type Access,
   type Identity,
 } from '@platform/core';
-import { ChainAppender } from '../appender.js';
-import type { EventRow, LedgerRoutes } from '../database.js';
+import type { LedgerRoutes } from '../domain/state.js';
 import { findEvent, listEvents } from '../repositories/events.js';
 import {
   AuditEventSchema,
   EventInputSchema,
   EventListQuery,
   EventParams,
+  toAuditEvent,
   VerifyResultSchema,
-  type AuditEvent,
   type EventInput,
 } from '../schemas/events.js';
-import { verifyChain } from '../verify.js';
-
-// Field by field: the row also holds personal_hash, a hash of the actor and metadata that a
-// client must not get to test guesses against.
-const toAuditEvent = (row: EventRow): AuditEvent => ({
-  id: row.id,
-  action: row.action,
-  actor: row.actor,
-  resource: row.resource,
-  service: row.service,
-  metadata: row.metadata,
-  details: row.details,
-  timestamp: row.timestamp.toISOString(),
-  seq: row.seq,
-  hash: row.hash,
-  prevHash: row.prev_hash,
-  anonymized: row.anonymized_at !== null,
-});
+import { verifyChain } from '../domain/verify.js';
 
 /** When the event happened: now, or the client's time if it is at most 5 minutes ahead of ours. */
 function timestampOf(input: string | undefined): Date {
@@ -77,10 +59,8 @@ function provenance(identity: Identity, authOn: boolean, body: EventInput) {
   };
 }
 
-export const eventRoutes: LedgerRoutes = async (app, { db, config, auth }) => {
-  const appender = new ChainAppender(db);
-  // Acknowledged appends are written before the database closes.
-  app.addHook('onClose', () => appender.drain());
+export const eventRoutes: LedgerRoutes = async (app, { db, config, auth, state }) => {
+  const { appender } = state;
 
   app.post(
     '/events',

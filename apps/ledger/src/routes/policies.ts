@@ -6,32 +6,19 @@ import {
   ok,
   orConflict,
   responses,
-  stampsAt,
   Type,
 } from '@platform/core';
-import type { LedgerRoutes, PolicyRow } from '../database.js';
 import { deletePolicy, findPolicy, insertPolicy, listPolicies } from '../repositories/policies.js';
-import { applyPolicy } from '../retention.js';
+import { applyPolicy } from '../domain/retention.js';
+import type { LedgerRoutes } from '../domain/state.js';
 import {
   ApplyResultSchema,
   PolicyInputSchema,
   PolicyListQuery,
   PolicySchema,
   parseScope,
-  type Policy,
+  toPolicy,
 } from '../schemas/policies.js';
-
-const toPolicy = (row: PolicyRow): Policy => ({
-  id: row.id,
-  name: row.name,
-  retentionDays: row.retention_days,
-  scope: row.scope,
-  service: row.service,
-  action: row.action,
-  ...stampsAt(row.created_at, row.updated_at),
-  lastAppliedAt: row.last_applied_at?.toISOString() ?? null,
-  lastAffected: row.last_affected,
-});
 
 export const policyRoutes: LedgerRoutes = async (app, { db }) => {
   app.post(

@@ -1,23 +1,13 @@
-import { ApiError, ok, responses, serviceUnavailable, Type } from '@platform/core';
-import type { LedgerRoutes, SignedHeadRow } from '../database.js';
+import { ApiError, notConfigured, ok, responses, Type } from '@platform/core';
 import { listSignedHeads } from '../repositories/signed-heads.js';
 import {
   SignedHeadListQuery,
   SignedHeadSchema,
   SigningKeySchema,
-  type SignedHead,
+  toSignedHead,
 } from '../schemas/signatures.js';
-import { headStatement, signHead } from '../signing.js';
-
-const toSignedHead = (row: SignedHeadRow): SignedHead => ({
-  seq: row.seq,
-  hash: row.hash,
-  signedAt: row.signed_at.toISOString(),
-  keyId: row.key_id,
-  algorithm: 'Ed25519',
-  signature: row.signature,
-  statement: headStatement(row),
-});
+import { headStatement, signHead } from '../domain/signing.js';
+import type { LedgerRoutes } from '../domain/state.js';
 
 const SIGNING_OFF = 'Signing is off: LEDGER_SIGNING_KEY is not set on the audit service';
 
@@ -33,12 +23,12 @@ export const signatureRoutes: LedgerRoutes = async (app, { db, config }) => {
         operationId: 'signHead',
         summary: 'Sign the chain head now',
         description:
-          'Signs the current chain head with LEDGER_SIGNING_KEY: 201 with the new signed head, or 200 with the latest one when the head has not moved since. 503 SERVICE_UNAVAILABLE when no key is configured; 409 CONFLICT when the chain no longer passes through the last signed head.',
+          'Signs the current chain head with LEDGER_SIGNING_KEY: 201 with the new signed head, or 200 with the latest one when the head has not moved since. 409 NOT_CONFIGURED when no key is configured; 409 CONFLICT when the chain no longer passes through the last signed head.',
         response: responses({ 200: SignedHeadSchema, 201: SignedHeadSchema }),
       },
     },
     async (request, reply) => {
-      if (!key) throw serviceUnavailable(SIGNING_OFF);
+      if (!key) throw notConfigured(SIGNING_OFF);
       const { head, created } = await signHead(db, key);
       // The log keeps a copy of every signed head outside the database.
       if (created)

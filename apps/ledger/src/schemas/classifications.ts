@@ -1,4 +1,5 @@
-import { Nullable, PagedQuery, StampsAt, Type, type Static } from '@platform/core';
+import { Nullable, PagedQuery, StampsAt, stampsAt, Type, type Static } from '@platform/core';
+import type { ClassificationRow } from '../database.js';
 
 /** From least to most sensitive. */
 export const LEVELS = ['public', 'internal', 'confidential', 'pii', 'restricted'] as const;
@@ -46,6 +47,17 @@ export const ClassificationSchema = Type.Object({
   ...StampsAt,
 });
 export type Classification = Static<typeof ClassificationSchema>;
+
+export const toClassification = (row: ClassificationRow): Classification => ({
+  id: row.id,
+  serviceId: row.service_id,
+  service: row.service_id,
+  field: row.field,
+  level: row.level as Level,
+  justification: row.justification,
+  ppiCategory: row.ppi_category,
+  ...stampsAt(row.created_at, row.updated_at),
+});
 
 export const ClassificationListQuery = PagedQuery({
   service: Type.Optional(Type.String({ description: 'Only fields of this service (its id)' })),

@@ -1,5 +1,6 @@
 import { Instant, IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
 import { SignaturesCheckSchema } from './signatures.js';
+import type { EventRow } from '../database.js';
 
 const Text = (title: string, description: string, maxLength = 200) =>
   Type.String({ minLength: 1, maxLength, title, description });
@@ -40,6 +41,23 @@ export const AuditEventSchema = Type.Object({
   }),
 });
 export type AuditEvent = Static<typeof AuditEventSchema>;
+
+// Field by field: the row also holds personal_hash, a hash of the actor and metadata that a
+// client must not get to test guesses against.
+export const toAuditEvent = (row: EventRow): AuditEvent => ({
+  id: row.id,
+  action: row.action,
+  actor: row.actor,
+  resource: row.resource,
+  service: row.service,
+  metadata: row.metadata,
+  details: row.details,
+  timestamp: row.timestamp.toISOString(),
+  seq: row.seq,
+  hash: row.hash,
+  prevHash: row.prev_hash,
+  anonymized: row.anonymized_at !== null,
+});
 
 export const VerifyResultSchema = Type.Object({
   valid: Type.Boolean(),

@@ -5,9 +5,11 @@ import {
   PagedQuery,
   StampsAt,
   Type,
+  stampsAt,
   type Static,
 } from '@platform/core';
 import { ServiceName } from './classifications.js';
+import type { PolicyRow } from '../database.js';
 
 export const POLICY_ACTIONS = ['delete', 'anonymize'] as const;
 
@@ -58,6 +60,18 @@ export const PolicySchema = Type.Object({
   }),
 });
 export type Policy = Static<typeof PolicySchema>;
+
+export const toPolicy = (row: PolicyRow): Policy => ({
+  id: row.id,
+  name: row.name,
+  retentionDays: row.retention_days,
+  scope: row.scope,
+  service: row.service,
+  action: row.action,
+  ...stampsAt(row.created_at, row.updated_at),
+  lastAppliedAt: row.last_applied_at?.toISOString() ?? null,
+  lastAffected: row.last_affected,
+});
 
 export const ApplyResultSchema = Type.Object({
   policy: Type.String(),

@@ -1,4 +1,6 @@
 import { IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
+import type { SignedHeadRow } from '../database.js';
+import { headStatement } from '../domain/signing.js';
 
 const KeyId = Type.String({
   description: 'SHA-256 (hex) of the raw 32-byte Ed25519 public key that signed it',
@@ -17,6 +19,16 @@ export const SignedHeadSchema = Type.Object({
   }),
 });
 export type SignedHead = Static<typeof SignedHeadSchema>;
+
+export const toSignedHead = (row: SignedHeadRow): SignedHead => ({
+  seq: row.seq,
+  hash: row.hash,
+  signedAt: row.signed_at.toISOString(),
+  keyId: row.key_id,
+  algorithm: 'Ed25519',
+  signature: row.signature,
+  statement: headStatement(row),
+});
 
 export const SignedHeadListQuery = PagedQuery({});
 

@@ -1,5 +1,51 @@
-import { sql } from '@platform/db';
-import type { PaletteDb, TokenRow } from '../database.js';
+import { findByIdOrName, newId, type Static } from '@platform/core';
+import { jsonb, sql, type Updateable } from '@platform/db';
+import type { New, PaletteDb, TokenRow, TokensTable } from '../database.js';
+import type { TokenListQuery } from '../schemas/tokens.js';
+import { hasTag } from './records.js';
+
+/** A page of tokens by name, filtered; one query. */
+export function listTokens(db: PaletteDb, filter: Static<typeof TokenListQuery>) {
+  let query = db.selectFrom('tokens').selectAll();
+  if (filter.category !== undefined) query = query.where('category', '=', filter.category);
+  if (filter.group !== undefined) query = query.where('group', '=', filter.group);
+  if (filter.tag !== undefined) query = query.where(hasTag(filter.tag));
+  return query
+    .orderBy(sql`lower(name)`)
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+}
+
+/** The token with that id, else that name in any case; NOT_FOUND `Token not found: x`. */
+export const findToken = (db: PaletteDb, idOrName: string) =>
+  findByIdOrName(db, 'tokens', idOrName, 'Token');
+
+/** The token with that id; undefined when there is none. */
+export const tokenById = (db: PaletteDb, id: string) =>
+  db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Inserts a token with a new id; a name, cssVariable or tailwindKey taken throws the violation. */
+export const insertToken = (db: PaletteDb, token: New<TokensTable>) =>
+  db
+    .insertInto('tokens')
+    .values({ ...token, id: newId(), tags: jsonb(token.tags) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** Changes the columns given (and `updated`); a value taken throws the unique violation. */
+export const updateToken = (db: PaletteDb, id: string, changes: Updateable<TokensTable>) =>
+  db
+    .updateTable('tokens')
+    .set({ ...changes, tags: changes.tags && jsonb(changes.tags), updated: sql`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** Deletes a token. */
+export async function deleteToken(db: PaletteDb, id: string) {
+  await db.deleteFrom('tokens').where('id', '=', id).execute();
+}
 
 /** Every token by name: what an export contains. */
 export const allTokens = (db: PaletteDb) =>

@@ -1,7 +1,6 @@
 import { ok, responses, type Access, type ServiceRoutes } from '@platform/core';
 import type { PaletteDatabase } from '../database.js';
 import { exportTokens } from '../domain/exports.js';
-import type { Category } from '../domain/tokens.js';
 import { allTokens } from '../repositories/tokens.js';
 import { ExportQuery, ExportSchema } from '../schemas/exports.js';
 
@@ -26,7 +25,6 @@ export const exportRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db }) 
       const { format } = request.query;
       const tokens = (await allTokens(db)).map((row) => ({
         ...row,
-        category: row.category as Category,
         cssVariable: row.css_variable,
         tailwindKey: row.tailwind_key,
       }));

@@ -1,7 +1,6 @@
 import {
   badRequest,
   conflict,
-  findByIdOrName,
   IdOrNameParams,
   nameTaken,
   ok,
@@ -13,25 +12,29 @@ import {
   teamChange,
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
-import type { Columns, PaletteDatabase, PaletteDb, TokenRow } from '../database.js';
+import type { PaletteDatabase, PaletteDb, TokenRow } from '../database.js';
 import { measurableColor } from '../domain/css.js';
 import { resolveValue, type Mode } from '../domain/resolve.js';
-import { contrast } from '../domain/tokens.js';
-import { tokenColumns } from '../mappers.js';
 import {
-  deleteRecord,
-  findOwnership,
-  insertRecord,
-  listNamed,
-  updateRecord,
-} from '../repositories/records.js';
+  checkTokenValues,
+  newTokenColumns,
+  shownTokens,
+  tokenColumns,
+} from '../domain/token-values.js';
+import { contrast } from '../domain/tokens.js';
+import { findOwnership } from '../repositories/records.js';
 import {
   aliasChain,
+  deleteToken,
+  findToken,
+  insertToken,
+  listTokens,
   lockAliases,
   otherTokenNamed,
   tokensByIds,
   tokensReferringTo,
   tokenUsage,
+  updateToken,
 } from '../repositories/tokens.js';
 import {
   ContrastQuery,
@@ -42,7 +45,6 @@ import {
   TokenUpdateSchema,
   TokenWithUsageSchema,
 } from '../schemas/tokens.js';
-import { checkTokenValues, shownTokens } from '../token-values.js';
 
 /**
  * A unique violation as a 409 saying which value is taken, the name first: Postgres names only
@@ -84,7 +86,6 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
   const UPDATE: Access = { resource: 'palette.token', action: 'update', rule: 'owner', owner };
   const DELETE: Access = { resource: 'palette.token', action: 'delete', rule: 'owner', owner };
 
-  const findToken = (idOrName: string) => findByIdOrName(db, 'tokens', idOrName, 'Token');
   const shown = async (row: TokenRow) => (await shownTokens(db, [row]))[0];
 
   app.get(
@@ -98,7 +99,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
         response: responses({ 200: Type.Array(TokenSchema) }),
       },
     },
-    async (request) => ok(await shownTokens(db, await listNamed(db, 'tokens', request.query))),
+    async (request) => ok(await shownTokens(db, await listTokens(db, request.query))),
   );
 
   app.post(
@@ -114,12 +115,12 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
     },
     async (request, reply) => {
       const owned = await ownershipColumns(request.identity, request.body.team, access);
-      const values = { ...tokenColumns(request.body), ...owned } as Columns<'tokens'>;
+      const values = { ...newTokenColumns(request.body), ...owned };
       try {
         const row = await db.transaction().execute(async (trx) => {
           await lockAliases(trx);
           await checkTokenValues(trx, values);
-          return insertRecord(trx, 'tokens', values);
+          return insertToken(trx, values);
         });
         return reply.code(201).send(ok(await shown(row)));
       } catch (error) {
@@ -143,9 +144,9 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
     },
     async (request) => {
       const { foreground, background, backdrop } = request.query;
-      const fg = await findToken(foreground);
-      const bg = await findToken(background);
-      const under = backdrop === undefined ? undefined : await findToken(backdrop);
+      const fg = await findToken(db, foreground);
+      const bg = await findToken(db, background);
+      const under = backdrop === undefined ? undefined : await findToken(db, backdrop);
       for (const t of [fg, bg, under])
         if (t && t.category !== 'color')
           throw badRequest(`Token ${t.name} is not a color (${t.category})`);
@@ -176,7 +177,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
       },
     },
     async (request) => {
-      const row = await findToken(request.params.idOrName);
+      const row = await findToken(db, request.params.idOrName);
       return ok({ ...(await shown(row)), usage: await tokenUsage(db, row.id) });
     },
   );
@@ -196,14 +197,14 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
       },
     },
     async (request) => {
-      const current = await findToken(request.params.idOrName);
+      const current = await findToken(db, request.params.idOrName);
       const team = await teamChange(request.identity, request.body.team, access);
       const changes = { ...tokenColumns(request.body, current), team };
       try {
         const row = await db.transaction().execute(async (trx) => {
           await lockAliases(trx);
           await checkTokenValues(trx, changes, current);
-          return updateRecord(trx, 'tokens', current.id, changes);
+          return updateToken(trx, current.id, changes);
         });
         return ok(await shown(row));
       } catch (error) {
@@ -226,7 +227,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
       },
     },
     async (request) => {
-      const row = await findToken(request.params.idOrName);
+      const row = await findToken(db, request.params.idOrName);
       const { components } = await tokenUsage(db, row.id);
       const tokens = await tokensReferringTo(db, row.id);
       const users = [
@@ -237,7 +238,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
       ];
       if (users.length > 0) throw conflict(`Token ${row.name} is used by ${users.join('; ')}`);
       const deleted = await shown(row);
-      await deleteRecord(db, 'tokens', row.id);
+      await deleteToken(db, row.id);
       return ok(deleted);
     },
   );

@@ -1,4 +1,4 @@
-import { Nullable, PagedQuery, Type } from '@platform/core';
+import { Nullable, PagedQuery, stamps, Type, unique } from '@platform/core';
 
 /** Free text, such as a description. */
 export const Text = (maxLength = 2000) => Type.String({ maxLength });
@@ -40,3 +40,35 @@ export const OwnershipShown = {
   ),
   team: Nullable(Type.String({ description: 'The team (a catalog owner) that owns it' })),
 };
+
+/** A record as the API shows it: its columns as they are, the stamps as ISO text. */
+export const toRecord = <R extends { created: Date; updated: Date; created_by: string | null }>({
+  created,
+  updated,
+  created_by,
+  ...columns
+}: R) => ({ ...columns, createdBy: created_by, ...stamps(created, updated) });
+
+/** The fields every kind of record but tokens takes, as a body sends them. */
+interface NamedFields {
+  name?: string;
+  category?: string | null;
+  description?: string | null;
+  tags?: string[];
+}
+
+/** The columns of these fields on a create: those left out empty, tags without repeats. */
+export const newNamedColumns = ({ name, ...body }: NamedFields & { name: string }) => ({
+  name,
+  category: body.category ?? null,
+  description: body.description ?? null,
+  tags: unique(body.tags ?? []),
+});
+
+/** The columns of these fields on an update: those left out undefined (kept), tags without repeats. */
+export const namedChanges = ({ name, category, description, tags }: NamedFields) => ({
+  name,
+  category,
+  description,
+  tags: tags && unique(tags),
+});

@@ -1,8 +1,26 @@
-import { Name, Nullable, PagedQuery, RefSchema, Stamps, Type, type Static } from '@platform/core';
-import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text } from './common.js';
+import {
+  badRequest,
+  Name,
+  Nullable,
+  PagedQuery,
+  RefSchema,
+  Stamps,
+  Type,
+  UpdateOf,
+  type Static,
+} from '@platform/core';
+import type { ComponentStatus } from '../database.js';
+import type { ComponentWithTokens } from '../repositories/components.js';
+import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text, toRecord } from './common.js';
 import { TokenSchema } from './tokens.js';
 
-export const STATUSES = ['draft', 'experimental', 'beta', 'stable', 'deprecated'] as const;
+export const STATUSES = [
+  'draft',
+  'experimental',
+  'beta',
+  'stable',
+  'deprecated',
+] as const satisfies readonly ComponentStatus[];
 export type Status = (typeof STATUSES)[number];
 
 export const PropInputSchema = Type.Object({
@@ -45,6 +63,17 @@ export const ComponentInputSchema = Type.Object({
   team: TeamInput,
 });
 
+export const ComponentUpdateSchema = UpdateOf(ComponentInputSchema);
+
+/** BAD_REQUEST when two items of a list (props, variants) share a name (case-insensitively). */
+export function distinctNames(list: ReadonlyArray<{ name: string }> | undefined, what: string) {
+  const seen = new Set<string>();
+  for (const { name } of list ?? []) {
+    if (seen.has(name.toLowerCase())) throw badRequest(`Two ${what} are named ${name}`);
+    seen.add(name.toLowerCase());
+  }
+}
+
 const PropSchema = Type.Object({
   name: Type.String(),
   type: Type.String(),
@@ -73,6 +102,10 @@ export const ComponentSchema = Type.Object({
   ...OwnershipShown,
   ...Stamps,
 });
+export type Component = Static<typeof ComponentSchema>;
+
+/** The component as shown, with the ids of the tokens it uses. */
+export const toComponent = (row: ComponentWithTokens): Component => toRecord(row);
 
 export const ComponentResolvedSchema = Type.Object({
   ...ComponentSchema.properties,

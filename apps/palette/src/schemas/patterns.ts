@@ -1,5 +1,6 @@
-import { Name, Nullable, Stamps, Type } from '@platform/core';
-import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text } from './common.js';
+import { Name, Nullable, Stamps, Type, UpdateOf, type Static } from '@platform/core';
+import type { PatternWithComponents } from '../repositories/patterns.js';
+import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text, toRecord } from './common.js';
 import { ComponentRefSchema } from './components.js';
 
 export const StepInputSchema = Type.Object({
@@ -19,6 +20,8 @@ export const PatternInputSchema = Type.Object({
   team: TeamInput,
 });
 
+export const PatternUpdateSchema = UpdateOf(PatternInputSchema);
+
 const StepSchema = Type.Object({
   title: Type.String(),
   description: Nullable(Type.String()),
@@ -36,6 +39,10 @@ export const PatternSchema = Type.Object({
   ...OwnershipShown,
   ...Stamps,
 });
+export type Pattern = Static<typeof PatternSchema>;
+
+/** The pattern as shown, with the ids of its components. */
+export const toPattern = (row: PatternWithComponents): Pattern => toRecord(row);
 
 export const PatternResolvedSchema = Type.Object({
   ...PatternSchema.properties,

@@ -1,10 +1,17 @@
-import { Name, Nullable, PagedQuery, Stamps, Type } from '@platform/core';
-import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text } from './common.js';
+import { Name, Nullable, PagedQuery, Stamps, Type, type Static } from '@platform/core';
+import type { RuleLevel, RuleSeverity } from '../database.js';
+import type { RuleWithComponents } from '../repositories/rules.js';
+import { CategoryInput, OwnershipShown, Refs, Tags, TeamInput, Text, toRecord } from './common.js';
 import { ComponentRefSchema } from './components.js';
 
-export const SEVERITIES = ['minor', 'moderate', 'serious', 'critical'] as const;
+export const SEVERITIES = [
+  'minor',
+  'moderate',
+  'serious',
+  'critical',
+] as const satisfies readonly RuleSeverity[];
 export type Severity = (typeof SEVERITIES)[number];
-export const LEVELS = ['A', 'AA', 'AAA'] as const;
+export const LEVELS = ['A', 'AA', 'AAA'] as const satisfies readonly RuleLevel[];
 export type Level = (typeof LEVELS)[number];
 
 export const RuleInputSchema = Type.Object({
@@ -39,6 +46,10 @@ export const RuleSchema = Type.Object({
   ...OwnershipShown,
   ...Stamps,
 });
+export type Rule = Static<typeof RuleSchema>;
+
+/** The rule as shown, with the ids of the components it applies to. */
+export const toRule = (row: RuleWithComponents): Rule => toRecord(row);
 
 export const RuleWithUsageSchema = Type.Object({
   ...RuleSchema.properties,

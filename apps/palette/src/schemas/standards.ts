@@ -1,5 +1,6 @@
-import { Name, Nullable, Stamps, Type } from '@platform/core';
-import { CategoryInput, OwnershipShown, Tags, TeamInput, Text } from './common.js';
+import { Name, Nullable, Stamps, Type, type Static } from '@platform/core';
+import type { StandardRow } from '../database.js';
+import { CategoryInput, OwnershipShown, Tags, TeamInput, Text, toRecord } from './common.js';
 
 export const StandardInputSchema = Type.Object({
   name: Name('standard name'),
@@ -22,3 +23,7 @@ export const StandardSchema = Type.Object({
   ...OwnershipShown,
   ...Stamps,
 });
+export type Standard = Static<typeof StandardSchema>;
+
+/** The standard as shown. */
+export const toStandard = (row: StandardRow): Standard => toRecord(row);

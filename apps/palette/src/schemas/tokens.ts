@@ -3,10 +3,12 @@ import {
   PagedQuery,
   RefSchema,
   Stamps,
+  stamps,
   Type,
   type Static,
   UpdateOf,
 } from '@platform/core';
+import type { TokenRow } from '../database.js';
 import { CATEGORY_NAMES } from '../domain/tokens.js';
 import { OwnershipShown, Tags, TeamInput, Text } from './common.js';
 
@@ -60,6 +62,8 @@ export const TokenInputSchema = Type.Object({
   team: TeamInput,
 });
 
+export type TokenInput = Static<typeof TokenInputSchema>;
+
 export const TokenUpdateSchema = UpdateOf(TokenInputSchema);
 export type TokenUpdate = Static<typeof TokenUpdateSchema>;
 
@@ -81,6 +85,44 @@ export const TokenSchema = Type.Object({
   ...Stamps,
 });
 export type Token = Static<typeof TokenSchema>;
+
+/** A token's path in the DTCG export, and in aliases: `group.name`, or the name. */
+export const tokenPath = (t: { group: string | null; name: string }) =>
+  t.group ? `${t.group}.${t.name}` : t.name;
+
+/**
+ * A token as the API shows it. An alias shows the current path of the token it refers to (found
+ * in `targets`), so that a rename of that token shows at once; without it, the text as sent.
+ */
+export function toToken(row: TokenRow, targets = new Map<string, TokenRow>()): Token {
+  const alias = (ref: string | null) => {
+    const target = ref === null ? undefined : targets.get(ref);
+    return target ? { id: target.id, name: target.name, path: tokenPath(target) } : null;
+  };
+  const aliasDefault = alias(row.value_default_ref);
+  const aliasDark = alias(row.value_dark_ref);
+  return {
+    id: row.id,
+    name: row.name,
+    category: row.category,
+    value: {
+      default: aliasDefault ? `{${aliasDefault.path}}` : row.value_default,
+      dark: aliasDark ? `{${aliasDark.path}}` : row.value_dark,
+    },
+    aliases: {
+      default: aliasDefault && { id: aliasDefault.id, name: aliasDefault.name },
+      dark: aliasDark && { id: aliasDark.id, name: aliasDark.name },
+    },
+    cssVariable: row.css_variable,
+    tailwindKey: row.tailwind_key,
+    group: row.group,
+    description: row.description,
+    tags: row.tags,
+    createdBy: row.created_by,
+    team: row.team,
+    ...stamps(row.created, row.updated),
+  };
+}
 
 export const TokenWithUsageSchema = Type.Object({
   ...TokenSchema.properties,

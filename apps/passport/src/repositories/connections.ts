@@ -45,6 +45,9 @@ export function findConnection(
 }
 
 /** A user's connections with their provider's name (`signin` for the sign-in provider). */
+/** A connection as a person's list shows it (never a token). */
+export type ConnectionListRow = Awaited<ReturnType<typeof listConnections>>[number];
+
 export function listConnections(db: PassportDb, email: string) {
   return db
     .selectFrom('connections')

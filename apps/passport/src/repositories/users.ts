@@ -30,6 +30,16 @@ export function listPeople(
     .execute();
 }
 
+/** The role an admin set for a person (one indexed read), if any. */
+export async function roleSetFor(db: PassportDb, email: string) {
+  const row = await db
+    .selectFrom('users')
+    .select('role')
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return row?.role;
+}
+
 export function findPerson(db: PassportDb, email: string) {
   return db
     .selectFrom('users')

@@ -8,17 +8,13 @@ import {
   responses,
   Type,
   type Identity,
-  type ServiceRoutes,
 } from '@platform/core';
-import { auditTrail } from '../auth/audit.js';
-import { LOGIN_TTL_MS, originOf, safeReturnTo } from '../auth/browser.js';
-import { sealedTokens } from '../auth/claims.js';
-import { delegatedTokens, providerConfiguration, SIGNIN } from '../auth/delegation.js';
-import { sha256 } from '../auth/keys.js';
-import { client, grantError } from '../auth/oidc.js';
-import { tokenVault } from '../auth/vault.js';
-import type { PassportConfig } from '../config.js';
-import type { PassportDatabase } from '../database.js';
+import { LOGIN_TTL_MS, originOf, safeReturnTo } from '../domain/browser.js';
+import { sealedTokens } from '../domain/claims.js';
+import { delegatedTokens, providerConfiguration, SIGNIN } from '../domain/delegation.js';
+import { sha256 } from '../domain/keys.js';
+import { client, grantError } from '../domain/oidc.js';
+import { tokenVault } from '../domain/vault.js';
 import {
   deleteConnection,
   listConnections,
@@ -29,11 +25,13 @@ import { findProvider, findProviderById } from '../repositories/providers.js';
 import {
   ConnectionParams,
   ConnectionSchema,
+  toConnection,
   ConnectQuery,
   TokenRequestSchema,
   TokenSchema,
 } from '../schemas/providers.js';
 import { CallbackQuery } from '../schemas/signin.js';
+import type { PassportRoutes } from '../domain/state.js';
 
 const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
 
@@ -43,12 +41,9 @@ function signedInUser(identity: Identity) {
 }
 
 /** Delegated tokens: users connect providers; the platform's services get their tokens. */
-export const connectionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (
-  app,
-  ctx,
-) => {
+export const connectionRoutes: PassportRoutes = async (app, ctx) => {
   const { db, config, auth } = ctx;
-  const audited = auditTrail(ctx);
+  const { audited } = ctx.state;
   const vault = tokenVault(auth);
   const tokenFor = vault && delegatedTokens(db, config, auth, vault);
   const prefix = app.prefix;
@@ -168,16 +163,6 @@ export const connectionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> =
       return reply.redirect(row.return_to, 302);
     },
   );
-
-  const toConnection = (row: Awaited<ReturnType<typeof listConnections>>[number]) => ({
-    provider: row.provider,
-    providerName: row.provider === SIGNIN ? SIGNIN : (row.provider_name ?? row.provider),
-    scopes: row.scopes,
-    expiresAt: row.expires_at?.toISOString() ?? null,
-    refreshable: row.refreshable,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  });
 
   app.get(
     '/connections',

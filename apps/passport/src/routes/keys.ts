@@ -14,38 +14,21 @@ import {
   responses,
   Type,
   type Identity,
-  type ServiceRoutes,
 } from '@platform/core';
-import { auditTrail } from '../auth/audit.js';
-import { forbidden } from '../auth/permissions.js';
-import { keyPrefix, newApiKey, sha256 } from '../auth/keys.js';
-import type { PassportConfig } from '../config.js';
-import type { ApiKeyRow, PassportDatabase } from '../database.js';
+import { forbidden } from '../domain/permissions.js';
+import { keyPrefix, newApiKey, sha256 } from '../domain/keys.js';
 import { findKey, insertKey, listKeys, revokeKey, seedBootstrapKey } from '../repositories/keys.js';
 import {
   ApiKeyInputSchema,
   ApiKeyListQuery,
   ApiKeySchema,
   NewApiKeySchema,
-  type ApiKey,
+  toKey,
 } from '../schemas/keys.js';
-import { forgetCredentials } from '../auth/resolver.js';
+import { forgetCredentials } from '../domain/resolver.js';
+import type { PassportRoutes } from '../domain/state.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-const toKey = (row: ApiKeyRow): ApiKey => ({
-  id: row.id,
-  name: row.name,
-  prefix: row.prefix,
-  createdBy: row.created_by,
-  createdAt: row.created_at.toISOString(),
-  lastUsedAt: iso(row.last_used_at),
-  expiresAt: iso(row.expires_at),
-  revokedAt: iso(row.revoked_at),
-  bootstrap: row.bootstrap,
-  scopes: row.scopes,
-  team: row.team,
-});
 
 const creator = (identity: Identity) =>
   identity.kind === 'anonymous' ? null : describeIdentity(identity);
@@ -70,9 +53,9 @@ function checkScopes(identity: Identity, scopes: string[]) {
 }
 export const BOOTSTRAP_NAME = 'PLATFORM_API_KEY';
 
-export const keyRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (app, ctx) => {
+export const keyRoutes: PassportRoutes = async (app, ctx) => {
   const { db, config } = ctx;
-  const audited = auditTrail(ctx);
+  const { audited } = ctx.state;
   // A person's own credentials: anyone signed in manages their keys (a viewer's only read);
   // through an API key, only a key with the scope admin may.
   const CREATE: Access = {

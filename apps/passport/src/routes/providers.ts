@@ -7,19 +7,15 @@ import {
   ok,
   orConflict,
   responses,
-  stampsAt,
   Type,
-  type ServiceRoutes,
 } from '@platform/core';
 import {
   FIXED_ENDPOINTS,
   SECRET_REFERENCE,
   SECRET_REFERENCE_RULE,
   SIGNIN,
-} from '../auth/delegation.js';
-import { checkEndpoint } from '../auth/oidc.js';
-import type { PassportConfig } from '../config.js';
-import type { PassportDatabase, ProviderRow } from '../database.js';
+} from '../domain/delegation.js';
+import { checkEndpoint } from '../domain/oidc.js';
 import {
   deleteProvider,
   findProvider,
@@ -30,25 +26,11 @@ import {
   ProviderInputSchema,
   ProviderListQuery,
   ProviderSchema,
-  type Provider,
+  toProvider,
 } from '../schemas/providers.js';
+import type { PassportRoutes } from '../domain/state.js';
 
-const toProvider = (row: ProviderRow): Provider => ({
-  id: row.id,
-  name: row.name,
-  type: row.type,
-  clientId: row.client_id,
-  clientSecret: row.client_secret,
-  authorizeUrl: row.authorize_url,
-  tokenUrl: row.token_url,
-  scopes: row.scopes,
-  ...stampsAt(row.created_at, row.updated_at),
-});
-
-export const providerRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (
-  app,
-  { db },
-) => {
+export const providerRoutes: PassportRoutes = async (app, { db }) => {
   app.post(
     '/providers',
     {

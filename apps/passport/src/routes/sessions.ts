@@ -1,40 +1,13 @@
-import {
-  notFound,
-  ok,
-  responses,
-  Type,
-  visibleTo,
-  type Access,
-  type ServiceRoutes,
-} from '@platform/core';
-import { auditTrail } from '../auth/audit.js';
-import type { PassportConfig } from '../config.js';
-import type { PassportDatabase, SessionRow } from '../database.js';
+import { notFound, ok, responses, Type, visibleTo, type Access } from '@platform/core';
 import { describeIdentity } from '@platform/core';
 import { findSession, listSessions, revokeSession } from '../repositories/sessions.js';
-import {
-  SessionListQuery,
-  SessionParams,
-  SessionSchema,
-  type Session,
-} from '../schemas/sessions.js';
-import { forgetCredentials } from '../auth/resolver.js';
+import { SessionListQuery, SessionParams, SessionSchema, toSession } from '../schemas/sessions.js';
+import { forgetCredentials } from '../domain/resolver.js';
+import type { PassportRoutes } from '../domain/state.js';
 
-const toSession = (row: SessionRow, now = Date.now()): Session => ({
-  id: row.id,
-  email: row.email,
-  name: row.name,
-  subject: row.subject,
-  createdAt: row.created_at.toISOString(),
-  expiresAt: row.expires_at.toISOString(),
-  lastSeenAt: row.last_seen_at.toISOString(),
-  revokedAt: row.revoked_at?.toISOString() ?? null,
-  active: row.revoked_at === null && row.expires_at.getTime() > now,
-});
-
-export const sessionRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (app, ctx) => {
+export const sessionRoutes: PassportRoutes = async (app, ctx) => {
   const { db } = ctx;
-  const audited = auditTrail(ctx);
+  const { audited } = ctx.state;
   // A person's own sessions (an admin's: everyone's); through an API key, only with scope admin.
   const LIST: Access = { resource: 'passport.session', action: 'read', scope: 'admin' };
   const END: Access = {

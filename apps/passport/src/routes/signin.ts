@@ -1,15 +1,4 @@
-import {
-  ApiError,
-  badRequest,
-  newId,
-  ok,
-  principalOf,
-  responses,
-  type ServiceRoutes,
-} from '@platform/core';
-import type { PassportConfig } from '../config.js';
-import type { PassportDatabase } from '../database.js';
-import { auditTrail } from '../auth/audit.js';
+import { ApiError, badRequest, newId, ok, principalOf, responses } from '@platform/core';
 import {
   LOGIN_COOKIE,
   LOGIN_TTL_MS,
@@ -19,25 +8,26 @@ import {
   safeReturnTo,
   setLoginCookie,
   setSessionCookie,
-} from '../auth/browser.js';
-import { personOf, scopeList, sealedTokens } from '../auth/claims.js';
-import { newSessionToken, sha256 } from '../auth/keys.js';
-import { client, grantError, signInProvider } from '../auth/oidc.js';
-import { tokenVault } from '../auth/vault.js';
+} from '../domain/browser.js';
+import { personOf, scopeList, sealedTokens } from '../domain/claims.js';
+import { newSessionToken, sha256 } from '../domain/keys.js';
+import { client, grantError, signInProvider } from '../domain/oidc.js';
+import { tokenVault } from '../domain/vault.js';
 import { upsertConnection } from '../repositories/connections.js';
 import { insertLoginState, takeLoginState } from '../repositories/login-states.js';
 import { insertSession, revokeSession } from '../repositories/sessions.js';
 import { CallbackQuery, IdentitySchema, LoginQuery, LogoutSchema } from '../schemas/signin.js';
-import { forgetCredentials } from '../auth/resolver.js';
+import { forgetCredentials } from '../domain/resolver.js';
+import type { PassportRoutes } from '../domain/state.js';
 
 const AUTH_OFF =
   'Authentication is off (OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and SESSION_SECRET are not set): there is nothing to sign in to';
 const START_AGAIN = 'start again at /api/v1/passport/login';
 
 /** Sign-in through the OpenID provider (authorization code, PKCE S256, state, nonce), sign-out, /me. */
-export const signInRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (app, ctx) => {
+export const signInRoutes: PassportRoutes = async (app, ctx) => {
   const { db, config, auth } = ctx;
-  const audited = auditTrail(ctx);
+  const { audited } = ctx.state;
   const vault = tokenVault(auth);
   const provider = auth.oidc ? signInProvider(auth.oidc) : undefined;
   const prefix = app.prefix;

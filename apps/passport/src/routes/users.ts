@@ -1,51 +1,21 @@
-import {
-  conflict,
-  describeIdentity,
-  ok,
-  responses,
-  Type,
-  type Access,
-  type ServiceRoutes,
-} from '@platform/core';
-import { auditTrail } from '../auth/audit.js';
-import { forgetCredentials } from '../auth/resolver.js';
-import type { PassportConfig } from '../config.js';
-import type { PassportDatabase } from '../database.js';
+import { conflict, describeIdentity, ok, responses, Type, type Access } from '@platform/core';
+import { forgetCredentials } from '../domain/resolver.js';
 import { findPerson, listPeople, setRole } from '../repositories/users.js';
 import {
   RoleInputSchema,
   UserListQuery,
   UserParams,
+  toUser,
   UserSchema,
-  type User,
 } from '../schemas/users.js';
-
-const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
+import type { PassportRoutes } from '../domain/state.js';
 
 /** People and their roles: admins read and change them (issue 31). */
-export const userRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async (app, ctx) => {
+export const userRoutes: PassportRoutes = async (app, ctx) => {
   const { db, config } = ctx;
-  const audited = auditTrail(ctx);
+  const { audited } = ctx.state;
   const READ: Access = { resource: 'passport.user', action: 'read', rule: 'admin' };
   const CHANGE: Access = { resource: 'passport.role', action: 'manage', rule: 'admin' };
-
-  const toUser = (row: {
-    email: string;
-    role: string | null;
-    updated_by: string | null;
-    updated_at: Date | null;
-    signed_in?: Date | null;
-  }): User => {
-    const byConfig = config.admins.includes(row.email);
-    return {
-      email: row.email,
-      role: byConfig ? 'admin' : ((row.role as User['role'] | null) ?? config.defaultRole),
-      source: byConfig ? 'config' : row.role ? 'set' : 'default',
-      updatedBy: row.updated_by,
-      updatedAt: iso(row.updated_at),
-      lastSignInAt: iso(row.signed_in),
-    };
-  };
 
   app.get(
     '/users',
@@ -61,7 +31,7 @@ export const userRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async
       },
     },
     async ({ query }) => {
-      const users = (await listPeople(db, query)).map(toUser);
+      const users = (await listPeople(db, query)).map((row) => toUser(row, config));
       return ok(query.role ? users.filter((user) => user.role === query.role) : users);
     },
   );
@@ -97,7 +67,7 @@ export const userRoutes: ServiceRoutes<PassportDatabase, PassportConfig> = async
         (trx) => setRole(trx, email, role, actor),
       );
       forgetCredentials();
-      return ok(toUser(row));
+      return ok(toUser(row, config));
     },
   );
 };

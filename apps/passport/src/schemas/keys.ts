@@ -7,6 +7,7 @@ import {
   Type,
   type Static,
 } from '@platform/core';
+import type { ApiKeyRow } from '../database.js';
 
 export const ApiKeySchema = Type.Object({
   id: Type.String({ description: '8 random characters' }),
@@ -24,6 +25,22 @@ export const ApiKeySchema = Type.Object({
   }),
 });
 export type ApiKey = Static<typeof ApiKeySchema>;
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export const toKey = (row: ApiKeyRow): ApiKey => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  createdBy: row.created_by,
+  createdAt: row.created_at.toISOString(),
+  lastUsedAt: iso(row.last_used_at),
+  expiresAt: iso(row.expires_at),
+  revokedAt: iso(row.revoked_at),
+  bootstrap: row.bootstrap,
+  scopes: row.scopes,
+  team: row.team,
+});
 
 export const NewApiKeySchema = Type.Object({
   ...ApiKeySchema.properties,

@@ -4,9 +4,13 @@ import {
   Nullable,
   PagedQuery,
   StampsAt,
+  stampsAt,
   Type,
   type Static,
 } from '@platform/core';
+import type { ProviderRow } from '../database.js';
+import { SIGNIN } from '../domain/delegation.js';
+import type { ConnectionListRow } from '../repositories/connections.js';
 
 export const PROVIDER_TYPES = ['github', 'google', 'oauth2'] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
@@ -29,6 +33,18 @@ export const ProviderSchema = Type.Object({
   ...StampsAt,
 });
 export type Provider = Static<typeof ProviderSchema>;
+
+export const toProvider = (row: ProviderRow): Provider => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  clientId: row.client_id,
+  clientSecret: row.client_secret,
+  authorizeUrl: row.authorize_url,
+  tokenUrl: row.token_url,
+  scopes: row.scopes,
+  ...stampsAt(row.created_at, row.updated_at),
+});
 
 export const ProviderInputSchema = Type.Object({
   name: Name('provider name', 'Unique case-insensitively; `signin` is reserved'),
@@ -62,6 +78,18 @@ export const ConnectionSchema = Type.Object({
   expiresAt: Nullable(IsoTimestamp),
   refreshable: Type.Boolean({ description: 'Whether a refresh token is kept' }),
   ...StampsAt,
+});
+
+export type Connection = Static<typeof ConnectionSchema>;
+
+export const toConnection = (row: ConnectionListRow): Connection => ({
+  provider: row.provider,
+  providerName: row.provider === SIGNIN ? SIGNIN : (row.provider_name ?? row.provider),
+  scopes: row.scopes,
+  expiresAt: row.expires_at?.toISOString() ?? null,
+  refreshable: row.refreshable,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
 });
 
 export const ConnectionParams = Type.Object({

@@ -1,4 +1,5 @@
 import { IsoTimestamp, Nullable, PagedQuery, Type, type Static } from '@platform/core';
+import type { SessionRow } from '../database.js';
 
 export const SessionSchema = Type.Object({
   id: Type.String({ description: '8 random characters' }),
@@ -12,6 +13,18 @@ export const SessionSchema = Type.Object({
   active: Type.Boolean({ description: 'Neither revoked nor expired' }),
 });
 export type Session = Static<typeof SessionSchema>;
+
+export const toSession = (row: SessionRow, now = Date.now()): Session => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  subject: row.subject,
+  createdAt: row.created_at.toISOString(),
+  expiresAt: row.expires_at.toISOString(),
+  lastSeenAt: row.last_seen_at.toISOString(),
+  revokedAt: row.revoked_at?.toISOString() ?? null,
+  active: row.revoked_at === null && row.expires_at.getTime() > now,
+});
 
 export const SessionListQuery = PagedQuery({
   email: Type.Optional(

@@ -8,7 +8,7 @@ import {
   type Access,
   type ServiceRoutes,
 } from '@platform/core';
-import type { EventRow, PulseDatabase } from '../database.js';
+import type { PulseDatabase } from '../database.js';
 import {
   findEvent,
   insertEvent,
@@ -25,18 +25,9 @@ import {
   EventSchema,
   MAX_BATCH_BYTES,
   MAX_BATCH_EVENTS,
-  type Event,
+  toEvent,
   type EventInput,
 } from '../schemas/events.js';
-
-export const toEvent = (row: EventRow): Event => ({
-  id: row.id,
-  name: row.name,
-  properties: row.properties,
-  userId: row.user_id,
-  sessionId: row.session_id,
-  timestamp: row.timestamp.toISOString(),
-});
 
 const toNewEvent = (input: EventInput, receivedAt: Date): NewEvent => ({
   id: input.id ?? newId(),

@@ -7,6 +7,7 @@ import {
   Type,
   type Static,
 } from '@platform/core';
+import type { EventRow } from '../database.js';
 
 const Text = (title: string, description: string) =>
   Type.String({ minLength: 1, maxLength: 200, title, description });
@@ -43,6 +44,15 @@ export const EventSchema = Type.Object({
   timestamp: IsoTimestamp,
 });
 export type Event = Static<typeof EventSchema>;
+
+export const toEvent = (row: EventRow): Event => ({
+  id: row.id,
+  name: row.name,
+  properties: row.properties,
+  userId: row.user_id,
+  sessionId: row.session_id,
+  timestamp: row.timestamp.toISOString(),
+});
 
 export const MAX_BATCH_EVENTS = 1000;
 export const MAX_BATCH_BYTES = MiB;

@@ -1,6 +1,6 @@
 import { notFound, type Ownership } from '@platform/core';
 import { jsonb, sql } from '@platform/db';
-import type { AppRepository, AppRow, AppVisibility, StageDb } from '../database.js';
+import type { AppRepository, AppRow, AppVisibility, StageDb } from '../database/index.js';
 import { toOwnership } from './sessions.js';
 
 export interface AppChanges {

@@ -2,8 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { ApiError, badRequest, notFound } from '@platform/core';
 import { sql } from '@platform/db';
-import type { FileRow, StageDb } from '../database.js';
-import { byteSize } from '../paths.js';
+import type { FileRow, StageDb } from '../database/index.js';
+import { byteSize } from '../domain/paths.js';
 import { useSession } from './sessions.js';
 
 export interface Limits {

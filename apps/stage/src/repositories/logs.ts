@@ -1,7 +1,7 @@
 import type { Insertable } from '@platform/db';
-import type { StageDb } from '../database.js';
-import type { BackendLogsTable } from '../backends/ops-tables.js';
-import type { LogLevel } from '../backends/protocol.js';
+import type { StageDb } from '../database/index.js';
+import type { BackendLogsTable } from '../database/backends.js';
+import type { LogLevel } from '../domain/backends/protocol.js';
 
 export type NewLogLine = Insertable<BackendLogsTable>;
 

@@ -1,5 +1,5 @@
 import { jsonb, sql } from '@platform/db';
-import type { RenderError, RenderRow, StageDb } from '../database.js';
+import type { RenderError, RenderRow, StageDb } from '../database/index.js';
 
 export function findRender(db: StageDb, sessionId: string): Promise<RenderRow | undefined> {
   return db

@@ -1,7 +1,7 @@
 import { jsonb, sql, type Updateable } from '@platform/db';
-import type { StageDb } from '../database.js';
-import type { AppScheduleRunsTable } from '../backends/ops-tables.js';
-import type { Schedule, ScheduleDefinition } from '../backends/schedule-config.js';
+import type { StageDb } from '../database/index.js';
+import type { AppScheduleRunsTable } from '../database/backends.js';
+import type { Schedule, ScheduleDefinition } from '../domain/backends/schedule-config.js';
 
 /** Key order ignored (jsonb keeps its own): whether a schedule changed. */
 function canonical(value: unknown): string {

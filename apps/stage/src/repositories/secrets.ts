@@ -1,7 +1,7 @@
 import { sql } from '@platform/db';
-import type { StageDb } from '../database.js';
+import type { StageDb } from '../database/index.js';
 
-// App secrets (routes/secrets.ts): `value` is ciphertext (backends/secrets.ts seals it); the
+// App secrets (routes/secrets.ts): `value` is ciphertext (domain/backends/secrets.ts seals it); the
 // names and times are all that is ever answered.
 
 const FIELDS = ['name', 'created_at', 'updated_at'] as const;

@@ -1,6 +1,6 @@
 import { newId, notFound, type Ownership } from '@platform/core';
 import { jsonb, ownedBy, sql, type Visible } from '@platform/db';
-import type { SessionRow, StageDb } from '../database.js';
+import type { SessionRow, StageDb } from '../database/index.js';
 
 /** Who made a new session and its team; `appSid` for a studio session. */
 export interface NewSession {

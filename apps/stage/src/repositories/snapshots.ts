@@ -1,6 +1,6 @@
 import { newId, notFound } from '@platform/core';
 import { sql } from '@platform/db';
-import type { SnapshotRow, StageDb } from '../database.js';
+import type { SnapshotRow, StageDb } from '../database/index.js';
 import { stored } from './files.js';
 import { useSession } from './sessions.js';
 

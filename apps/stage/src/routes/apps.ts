@@ -11,12 +11,10 @@ import {
   Type,
   type Access,
   type Identity,
-  type ServiceRoutes,
 } from '@platform/core';
 import type { FastifyRequest } from 'fastify';
-import { appOwner, appsSeenBy, requireSessionOwnership, sessionAccess } from '../access.js';
-import type { StageConfig } from '../config.js';
-import type { StageDatabase, StageDb } from '../database.js';
+import { appOwner, appsSeenBy, requireSessionOwnership, sessionAccess } from '../domain/access.js';
+import type { StageDb } from '../database/index.js';
 import {
   appOfSession,
   deleteApp,
@@ -35,12 +33,13 @@ import {
   AppUpdateSchema,
   PublishSchema,
   type RepositoryInput,
+  toApp,
 } from '../schemas/apps.js';
-import { originsFor } from '../origins.js';
+import { originsFor } from '../domain/origins.js';
 import { SessionParams } from '../schemas/sessions.js';
-import { toApp } from '../views.js';
-import { schedulesOf } from '../backends/schedule-config.js';
+import { schedulesOf } from '../domain/backends/schedule-config.js';
 import { syncSchedules } from '../repositories/schedules.js';
+import type { StageRoutes } from '../domain/state.js';
 
 /** A session serves one app at most: a second is a 409 naming the first. */
 async function freeSession(db: StageDb, sessionId: string, sid?: string) {
@@ -74,7 +73,7 @@ const publisherOf = (identity: Identity) => ({
   role: (identity.kind === 'user' || identity.kind === 'key') && identity.role === 'viewer' ? ('viewer' as const) : ('member' as const), // prettier-ignore
 });
 
-export const appRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
+export const appRoutes: StageRoutes = async (app, ctx) => {
   const { db, access, config: stageConfig } = ctx;
   const originOf = (request: FastifyRequest) => originsFor(request, stageConfig.origins).app;
   const sessionInBody = (request: FastifyRequest) =>

@@ -1,12 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendError, type Access, type ServiceRoutes } from '@platform/core';
-import type { StageConfig } from '../config.js';
-import type { AppRow, StageDatabase } from '../database.js';
-import { backendRunner } from '../backends/runner.js';
-import { wireRequest } from '../backends/forward.js';
-import { APPS_PREFIX, contentPolicy, idOfLabel, originsFor, PREVIEWS_PREFIX } from '../origins.js';
+import { sendError, type Access } from '@platform/core';
+import type { AppRow } from '../database/index.js';
+import { wireRequest } from '../domain/backends/forward.js';
+import {
+  APPS_PREFIX,
+  contentPolicy,
+  idOfLabel,
+  originsFor,
+  PREVIEWS_PREFIX,
+} from '../domain/origins.js';
 import { appOfSession, findAppBySid } from '../repositories/apps.js';
-import type { StageContext } from '../workflows/run.js';
 import {
   acceptHandoff,
   clearVisitorCookie,
@@ -18,8 +21,9 @@ import {
   visitorOf,
   type Audience,
   type Visitor,
-} from '../visitors.js';
-import { notice, serve } from './serve.js';
+} from '../domain/visitors.js';
+import { notice, serve } from '../domain/serve.js';
+import type { StageRoutes } from '../domain/state.js';
 
 // An app's and a preview's own origin (origins.ts): the gateway routes <label>.<domain>/<path>
 // here as /__apps/<label>/<path> (or /__previews/...). On it: the session's last render as pages
@@ -59,11 +63,11 @@ function ownRequest(request: FastifyRequest, origin: string): boolean {
   return from === undefined ? PAGE_METHODS.includes(request.method) : from === origin;
 }
 
-function originRoutes(kind: 'app' | 'preview'): ServiceRoutes<StageDatabase, StageConfig> {
+function originRoutes(kind: 'app' | 'preview'): StageRoutes {
   const prefix = kind === 'app' ? APPS_PREFIX : PREVIEWS_PREFIX;
   return async (app, ctx) => {
     const { db, config, auth } = ctx;
-    const runner = backendRunner(ctx as StageContext, app.log);
+    const runner = ctx.state.backends;
     runner.attach(app);
 
     async function siteOf(id: string): Promise<Site | undefined> {

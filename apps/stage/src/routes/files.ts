@@ -1,9 +1,7 @@
-import { badRequest, ok, responses, Type, type ServiceRoutes } from '@platform/core';
-import type { StageConfig } from '../config.js';
-import type { StageDatabase } from '../database.js';
-import { sessionAccess } from '../access.js';
-import { binaryMark, decodePushed, encoded, pushErrorFormatter } from '../file-encoding.js';
-import { checkPath, contentType } from '../paths.js';
+import { badRequest, ok, responses, Type } from '@platform/core';
+import { sessionAccess } from '../domain/access.js';
+import { binaryMark, decodePushed, encoded, pushErrorFormatter } from '../domain/file-encoding.js';
+import { checkPath, contentType } from '../domain/paths.js';
 import {
   contentOf,
   fileHistory,
@@ -21,11 +19,12 @@ import {
   FileVersionSchema,
   FileWithContentSchema,
   HistoryQuery,
+  ms,
   PushedSchema,
   PushSchema,
   SessionParams,
 } from '../schemas/sessions.js';
-import { ms } from '../views.js';
+import type { StageRoutes } from '../domain/state.js';
 
 /**
  * The file path a route's wildcard names: clients that treat it as one parameter (`{path}` in
@@ -36,10 +35,7 @@ export const wildcardPath = (rest: string) => `/${rest}`;
 /** A session file read through the API is data, never a page of the platform's origin. */
 export const INERT_FILE_CSP = "default-src 'none'; sandbox";
 
-export const fileRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
-  app,
-  { db, config },
-) => {
+export const fileRoutes: StageRoutes = async (app, { db, config }) => {
   const session = sessionAccess(db);
   app.post(
     '/sessions/:id/push',

@@ -1,28 +1,14 @@
-import type { Selectable } from '@platform/db';
-import { ok, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
-import { appOwner } from '../access.js';
-import { logFeed } from '../backends/logs.js';
-import type { BackendLogsTable } from '../backends/ops-tables.js';
-import type { LogLevel } from '../backends/protocol.js';
-import type { StageConfig } from '../config.js';
-import type { StageDatabase } from '../database.js';
+import { ok, responses, Type, type Access } from '@platform/core';
+import { appOwner } from '../domain/access.js';
+import type { LogLevel } from '../domain/backends/protocol.js';
 import { findApp, findAppBySid } from '../repositories/apps.js';
 import { lastLogId, listLogs, logsAfter, type LogFilter } from '../repositories/logs.js';
-import { LogLineSchema, LogListQuery, LogParams, LogStreamQuery } from '../schemas/logs.js';
+import { LogLineSchema, LogListQuery, LogParams, LogStreamQuery, toLine } from '../schemas/logs.js';
+import type { StageRoutes } from '../domain/state.js';
 
 /** How often a live stream looks for lines other instances stored (this one's wake it at once). */
 const POLL_MS = 1000;
 const BATCH = 500;
-
-const toLine = (row: Selectable<BackendLogsTable>) => ({
-  id: Number(row.id),
-  time: row.logged_at.getTime(),
-  level: row.level,
-  message: row.message,
-  requestId: row.request_id,
-  source: row.source,
-  schedule: row.schedule,
-});
 
 const filterOf = (query: { level?: string; since?: number; requestId?: string }): LogFilter => ({
   levels: query.level?.split(',') as LogLevel[] | undefined,
@@ -31,7 +17,7 @@ const filterOf = (query: { level?: string; since?: number; requestId?: string })
 });
 
 /** GET /api/v1/stage/apps/:sid/logs and /logs/stream: an app's backend's console lines. */
-export const logRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
+export const logRoutes: StageRoutes = async (app, ctx) => {
   const { db, config } = ctx;
   // What a backend logs may be anything its visitors sent: the app's owners (and admins) read it.
   const READ: Access = { resource: 'stage.log', action: 'read', rule: 'owner', owner: appOwner(db) }; // prettier-ignore
@@ -113,7 +99,7 @@ export const logRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, 
           if (Date.now() >= deadline) reason = 'STAGE_BACKEND_LOG_FOLLOW_MAX_MS passed';
           else if (!(await findAppBySid(db, sid))) reason = `app ${sid} was deleted`;
           if (reason) break;
-          await logFeed(ctx).wait(sid, Math.min(POLL_MS, deadline - Date.now()), stop.signal);
+          await ctx.state.logs.wait(sid, Math.min(POLL_MS, deadline - Date.now()), stop.signal);
         }
         send('end', { reason: reason || String(stop.signal.reason) });
       } catch (error) {

@@ -1,37 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ApiError,
-  notFound,
-  Type,
-  type Access,
-  type AuthSettings,
-  type ServiceRoutes,
-} from '@platform/core';
-import type { StageConfig } from '../config.js';
-import type { StageDatabase } from '../database.js';
-import { originsFor } from '../origins.js';
+import { ApiError, notFound, type Access, type AuthSettings } from '@platform/core';
+import { originsFor } from '../domain/origins.js';
 import { findAppBySid } from '../repositories/apps.js';
 import { findSessionOwnership } from '../repositories/sessions.js';
-import { handoffToken, isState, safePath, SIGNIN_PATH, type Audience } from '../visitors.js';
+import { handoffToken, isState, safePath, SIGNIN_PATH, type Audience } from '../domain/visitors.js';
+import type { StageRoutes } from '../domain/state.js';
+import { PageParams, SigninQuery } from '../schemas/pages.js';
 
 // On the platform's origin, /app/<sid>/... and /preview/<id>/... only send the browser to the
 // app's or preview's own origin (origins.ts), and /app/<sid>/__signin hands a signed-in person
 // over to it (visitors.ts). Nothing of a session is served here.
-
-const Key = Type.String({ minLength: 1, maxLength: 100 });
-const params = Type.Object({ key: Key, '*': Type.Optional(Type.String()) });
-// A longer `to` (up to the request line's limit) comes back to `/`: safePath decides, not a 400.
-const SigninQuery = Type.Object({
-  to: Type.Optional(Type.String({ maxLength: 16_384 })),
-  state: Type.Optional(Type.String({ maxLength: 100 })),
-});
 
 /** The rest of the address after /<mount>/<key>, as the client sent it (still encoded). */
 const rest = (request: FastifyRequest) => request.url.split('/').slice(3).join('/');
 
 /** The redirects of the old addresses: public (they tell nothing the address does not). */
 const moved = (resource: string) => ({
-  schema: { hide: true, params },
+  schema: { hide: true, params: PageParams },
   config: { access: { resource, action: 'read', rule: 'public' } as Access },
 });
 
@@ -63,7 +48,7 @@ async function handOff(
 }
 
 /** `/preview/<session id>/...`: moved to the preview's own origin. */
-export const previewRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
+export const previewRoutes: StageRoutes = async (app, ctx) => {
   const { db, config, auth } = ctx;
   // Signing in to a preview: the session's owners, collaborators, team and admins.
   const PREVIEW: Access = {
@@ -74,7 +59,10 @@ export const previewRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
   };
   app.get(
     '/:key/__signin',
-    { schema: { hide: true, params, querystring: SigninQuery }, config: { access: PREVIEW } },
+    {
+      schema: { hide: true, params: PageParams, querystring: SigninQuery },
+      config: { access: PREVIEW },
+    },
     async (request, reply) => {
       const { key } = request.params;
       if (!(await findSessionOwnership(db, key))) throw notFound('Session', key);
@@ -92,13 +80,16 @@ export const previewRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (a
 };
 
 /** `/app/<sid>/...`: moved to the app's own origin (by sid: a name could be guessed). */
-export const appPageRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
+export const appPageRoutes: StageRoutes = async (app, ctx) => {
   const { db, config, auth } = ctx;
   // Signing in to an app: any signed-in person (a private app is the platform's people's).
   const SIGN_IN: Access = { resource: 'stage.app', action: 'read' };
   app.get(
     '/:key/__signin',
-    { schema: { hide: true, params, querystring: SigninQuery }, config: { access: SIGN_IN } },
+    {
+      schema: { hide: true, params: PageParams, querystring: SigninQuery },
+      config: { access: SIGN_IN },
+    },
     async (request, reply) => {
       const found = await findAppBySid(db, request.params.key);
       if (!found) throw new ApiError('NOT_FOUND', `No app ${request.params.key}`);

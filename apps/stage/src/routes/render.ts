@@ -1,12 +1,10 @@
-import { badRequest, ok, responses, type ServiceRoutes } from '@platform/core';
-import type { StageConfig } from '../config.js';
-import type { RenderError, StageDatabase } from '../database.js';
-import { sessionAccess } from '../access.js';
-import { checkPath } from '../paths.js';
-import { pageRoot } from '../render/assets.js';
-import { NpmPackages } from '../npm/packages.js';
-import { saveLock } from '../npm/session.js';
-import { bundle } from '../render/bundle.js';
+import { badRequest, ok, responses } from '@platform/core';
+import type { RenderError } from '../database/index.js';
+import { sessionAccess } from '../domain/access.js';
+import { checkPath } from '../domain/paths.js';
+import { pageRoot } from '../domain/render/assets.js';
+import { saveLock } from '../domain/npm/session.js';
+import { bundle } from '../domain/render/bundle.js';
 import { filesWithContent } from '../repositories/files.js';
 import { findRenderState, saveRender, saveRenderError } from '../repositories/renders.js';
 import { useSession } from '../repositories/sessions.js';
@@ -15,19 +13,16 @@ import {
   RenderedSchema,
   RenderStateSchema,
   SessionParams,
+  toRenderState,
 } from '../schemas/sessions.js';
-import { toRenderState } from '../views.js';
+import type { StageRoutes } from '../domain/state.js';
 
 const where = (error: RenderError) =>
   error.file ? ` (${error.file}${error.line ? `:${error.line}:${error.column}` : ''})` : '';
 
-export const renderRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
-  app,
-  { db, config },
-) => {
+export const renderRoutes: StageRoutes = async (app, { db, config, state }) => {
   const session = sessionAccess(db);
-  const packages = new NpmPackages(db, config.npm);
-  app.addHook('onClose', () => packages.close());
+  const { packages } = state;
   app.post(
     '/sessions/:id/render',
     {

@@ -1,24 +1,18 @@
-import { ok, responses, Type, type Access, type ServiceRoutes } from '@platform/core';
-import { appOwner } from '../access.js';
-import { appScheduler } from '../backends/scheduler.js';
-import type { ScheduleDefinition } from '../backends/schedule-config.js';
-import type { StageConfig } from '../config.js';
-import type { StageDatabase } from '../database.js';
+import { ok, responses, Type, type Access } from '@platform/core';
+import { appOwner } from '../domain/access.js';
 import { findApp } from '../repositories/apps.js';
 import { listSchedules, recentScheduleRuns } from '../repositories/schedules.js';
 import { AppParams } from '../schemas/apps.js';
-import { ScheduleListQuery, ScheduleSchema } from '../schemas/schedules.js';
-
-const time = (date: Date | null) => (date ? date.getTime() : null);
+import { ScheduleListQuery, ScheduleSchema, toSchedule } from '../schemas/schedules.js';
+import type { StageRoutes } from '../domain/state.js';
 
 /**
  * GET /api/v1/stage/apps/:sid/schedules: the app's schedules (from its config.schedules, see
- * backends/schedule-config.ts) with their next tick and recent runs. Registering it defines the
- * schedules' jobs (backends/scheduler.ts).
+ * domain/backends/schedule-config.ts) with their next tick and recent runs. Their jobs are the
+ * instance's state's (domain/backends/scheduler.ts).
  */
-export const scheduleRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
+export const scheduleRoutes: StageRoutes = async (app, ctx) => {
   const { db } = ctx;
-  appScheduler(ctx, app.log);
   // Runs tell what the backend answered and why it failed: the app's owners (and admins).
   const READ: Access = { resource: 'stage.schedule', action: 'read', rule: 'owner', owner: appOwner(db) }; // prettier-ignore
 
@@ -40,32 +34,7 @@ export const scheduleRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
       const found = await findApp(db, request.params.sid);
       const schedules = await listSchedules(db, found.sid);
       const runs = request.query.runs > 0 ? await recentScheduleRuns(db, found.sid, request.query.runs) : []; // prettier-ignore
-      return ok(
-        schedules.map((row) => {
-          const definition = row.definition as ScheduleDefinition;
-          return {
-            name: row.name,
-            cron: definition.cron,
-            timezone: definition.timezone ?? 'UTC',
-            route: definition.route ?? null,
-            method: definition.route === undefined ? null : (definition.method ?? 'POST'),
-            workflow: definition.workflow ?? null,
-            nextRunAt: row.next_run_at.getTime(),
-            runs: runs
-              .filter((run) => run.schedule === row.name)
-              .map((run) => ({
-                id: run.id,
-                scheduledAt: run.scheduled_at.getTime(),
-                status: run.status,
-                startedAt: time(run.started_at),
-                finishedAt: time(run.finished_at),
-                httpStatus: run.http_status,
-                error: run.error,
-                workflowRunId: run.workflow_run_id,
-              })),
-          };
-        }),
-      );
+      return ok(schedules.map((row) => toSchedule(row, runs)));
     },
   );
 };

@@ -1,35 +1,19 @@
-import {
-  ApiError,
-  badRequest,
-  notFound,
-  ok,
-  responses,
-  Type,
-  type Access,
-  type ServiceRoutes,
-} from '@platform/core';
-import { appOwner } from '../access.js';
-import { sealSecret } from '../backends/secrets.js';
-import type { StageConfig } from '../config.js';
-import type { StageDatabase } from '../database.js';
+import { ApiError, badRequest, notFound, ok, responses, Type, type Access } from '@platform/core';
+import { appOwner } from '../domain/access.js';
+import { sealSecret } from '../domain/backends/secrets.js';
 import { findApp } from '../repositories/apps.js';
 import { countSecrets, deleteSecret, listSecrets, putSecret } from '../repositories/secrets.js';
 import { AppParams } from '../schemas/apps.js';
-import { SecretBody, SecretParams, SecretSchema } from '../schemas/secrets.js';
-
-const toSecret = (row: { name: string; created_at: Date; updated_at: Date }) => ({
-  name: row.name,
-  createdAt: row.created_at.getTime(),
-  updatedAt: row.updated_at.getTime(),
-});
+import { SecretBody, SecretParams, SecretSchema, toSecret } from '../schemas/secrets.js';
+import type { StageRoutes } from '../domain/state.js';
 
 /**
  * /api/v1/stage/apps/:sid/secrets: an app's secrets, read by its backend as env.NAME. Write-only:
  * values are stored encrypted (a key derived from SESSION_SECRET) and never answered, logged or
  * shown again; only names and times are. The app's owners (its creator, its team) and admins.
  */
-export const secretRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (app, ctx) => {
-  const { db, config, auth } = ctx;
+export const secretRoutes: StageRoutes = async (app, ctx) => {
+  const { db, config, state } = ctx;
   const owner = appOwner(db);
   const access = (action: Access['action']): Access => ({ resource: 'stage.secret', action, rule: 'owner', owner }); // prettier-ignore
 
@@ -72,7 +56,7 @@ export const secretRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (ap
       const size = Buffer.byteLength(request.body.value);
       if (size > secretMaxBytes)
         throw new ApiError('PAYLOAD_TOO_LARGE', `value: the secret ${name} is ${size} bytes, over ${secretMaxBytes} (STAGE_BACKEND_SECRET_MAX_BYTES)`); // prettier-ignore
-      const sealed = sealSecret(auth, request.body.value);
+      const sealed = sealSecret(state.secretKey, request.body.value);
       if ((await countSecrets(db, found.sid, name)) >= secretsMax)
         throw badRequest(`App ${found.sid} keeps ${secretsMax} secrets already, the most it may (STAGE_BACKEND_SECRETS_MAX): delete one first`); // prettier-ignore
       return ok(toSecret(await putSecret(db, found.sid, name, sealed)));

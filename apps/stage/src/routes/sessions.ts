@@ -1,9 +1,7 @@
-import { ok, ownershipFor, responses, type Access, type ServiceRoutes } from '@platform/core';
-import type { StageDatabase } from '../database.js';
-import type { StageConfig } from '../config.js';
-import { sessionAccess } from '../access.js';
-import { originsFor } from '../origins.js';
-import { binaryMark } from '../file-encoding.js';
+import { ok, ownershipFor, responses, type Access } from '@platform/core';
+import { sessionAccess } from '../domain/access.js';
+import { originsFor } from '../domain/origins.js';
+import { binaryMark } from '../domain/file-encoding.js';
 import { listFiles } from '../repositories/files.js';
 import { findRenderState } from '../repositories/renders.js';
 import {
@@ -16,19 +14,19 @@ import {
   CollaboratorsBody,
   CreatedSessionSchema,
   CreateSessionSchema,
+  ms,
   ScopesSchema,
   SessionAccessSchema,
   SessionParams,
   StatusSchema,
+  toRenderState,
+  toSession,
 } from '../schemas/sessions.js';
-import { ms, toRenderState, toSession } from '../views.js';
+import type { StageRoutes } from '../domain/state.js';
 
 const CREATE: Access = { resource: 'stage.session', action: 'create' };
 
-export const sessionRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
-  app,
-  { db, access, config },
-) => {
+export const sessionRoutes: StageRoutes = async (app, { db, access, config }) => {
   const session = sessionAccess(db);
   const MANAGE: Access = { ...session.update, action: 'manage' };
 

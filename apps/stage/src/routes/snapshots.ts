@@ -1,7 +1,5 @@
-import { ok, PageQuery, responses, Type, type ServiceRoutes } from '@platform/core';
-import type { StageConfig } from '../config.js';
-import { sessionAccess } from '../access.js';
-import type { StageDatabase } from '../database.js';
+import { ok, PageQuery, responses, Type } from '@platform/core';
+import { sessionAccess } from '../domain/access.js';
 import { changeFiles, type Change } from '../repositories/files.js';
 import { useSession } from '../repositories/sessions.js';
 import {
@@ -9,40 +7,18 @@ import {
   insertSnapshot,
   listSnapshots,
   snapshotContents,
-  type SnapshotSummary,
 } from '../repositories/snapshots.js';
-import { EpochMs, SessionParams } from '../schemas/sessions.js';
-import { ms } from '../views.js';
+import { SessionParams } from '../schemas/sessions.js';
+import {
+  RestoredSchema,
+  SnapshotBody,
+  SnapshotParams,
+  SnapshotSchema,
+  toSnapshot,
+} from '../schemas/snapshots.js';
+import type { StageRoutes } from '../domain/state.js';
 
-const SnapshotSchema = Type.Object({
-  id: Type.String(),
-  label: Type.Union([Type.String(), Type.Null()]),
-  createdAt: EpochMs('When it was taken'),
-  fileCount: Type.Integer(),
-  totalBytes: Type.Integer(),
-});
-const SnapshotParams = Type.Object({
-  id: SessionParams.properties.id,
-  snapshotId: Type.String({ minLength: 1, maxLength: 64 }),
-});
-const RestoredSchema = Type.Object({
-  snapshot: SnapshotSchema,
-  written: Type.Integer({ description: 'Files written back (each as a new version)' }),
-  deleted: Type.Integer({ description: 'Files the snapshot did not have, deleted' }),
-});
-
-const toSnapshot = (row: SnapshotSummary) => ({
-  id: row.id,
-  label: row.label,
-  createdAt: ms(row.created_at),
-  fileCount: row.file_count,
-  totalBytes: row.total_bytes,
-});
-
-export const snapshotRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
-  app,
-  { db, config },
-) => {
+export const snapshotRoutes: StageRoutes = async (app, { db, config }) => {
   const session = sessionAccess(db);
   app.post(
     '/sessions/:id/snapshots',
@@ -53,9 +29,7 @@ export const snapshotRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
         summary: 'Snapshot a session',
         description: 'Every current file at its current version, under an optional label.',
         params: SessionParams,
-        body: Type.Optional(
-          Type.Object({ label: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
-        ),
+        body: SnapshotBody,
         response: responses({ 201: SnapshotSchema }),
       },
     },

@@ -1,28 +1,16 @@
-import {
-  ok,
-  ownershipFor,
-  responses,
-  Type,
-  visibleTo,
-  type Access,
-  type ServiceRoutes,
-} from '@platform/core';
+import { ok, ownershipFor, responses, Type, visibleTo, type Access } from '@platform/core';
 import type { FastifyRequest } from 'fastify';
-import type { StageConfig } from '../config.js';
-import type { StageDatabase } from '../database.js';
 import { findApp, findAppSessionOwnership } from '../repositories/apps.js';
 import { insertStudioSession, listStudioSessions } from '../repositories/sessions.js';
 import { StudioCreateSchema, StudioListQuery, StudioSessionSchema } from '../schemas/apps.js';
-import { ms } from '../views.js';
+import { ms } from '../schemas/sessions.js';
+import type { StageRoutes } from '../domain/state.js';
 
 /** Listing studio sessions: every signed-in caller, each seeing the sessions they may read. */
 const LIST: Access = { resource: 'stage.session', action: 'read' };
 
 /** `/api/v1/studio`: editing sessions bound to a published app (spec 4.2). */
-export const studioRoutes: ServiceRoutes<StageDatabase, StageConfig> = async (
-  app,
-  { db, access },
-) => {
+export const studioRoutes: StageRoutes = async (app, { db, access }) => {
   // A studio session copies the files of the session the app serves: read rights on that one.
   const sourceSession = (request: FastifyRequest) =>
     findAppSessionOwnership(db, (request.body as { appSid?: unknown } | undefined)?.appSid);

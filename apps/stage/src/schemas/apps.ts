@@ -1,5 +1,6 @@
 import { Name, Nullable, PageQuery, Type, type Static } from '@platform/core';
-import { EpochMs, OwnerFields, TeamField } from './sessions.js';
+import type { AppRow } from '../database/index.js';
+import { EpochMs, ms, OwnerFields, TeamField } from './sessions.js';
 
 export const AppParams = Type.Object({
   sid: Type.String({
@@ -177,3 +178,31 @@ export const StudioSessionSchema = Type.Object({
 
 export type App = Static<typeof AppSchema>;
 export type RepositoryInput = Static<typeof RepositoryInputSchema>;
+
+/**
+ * An app; `sessionId` only for a caller who may read the session it serves; `originOf` its own
+ * origin as the caller reaches it (origins.ts originsFor).
+ */
+export const toApp = (
+  row: AppRow,
+  readsSession: boolean,
+  originOf: (sid: string) => string,
+): App => ({
+  sid: row.sid,
+  name: row.name,
+  sessionId: readsSession ? row.session_id : null,
+  title: row.title,
+  description: row.description,
+  config: row.config,
+  repository: row.repository,
+  url: `/app/${row.sid}/`,
+  origin: originOf(row.sid),
+  visibility: row.visibility,
+  connectOrigins: row.connect_origins,
+  scopes: row.scopes,
+  createdAt: ms(row.created_at),
+  updatedAt: ms(row.updated_at),
+  publishedAt: ms(row.published_at),
+  createdBy: row.created_by,
+  team: row.team,
+});

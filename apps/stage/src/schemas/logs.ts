@@ -1,5 +1,7 @@
 import { Nullable, Type } from '@platform/core';
-import { LOG_LEVELS } from '../backends/protocol.js';
+import type { Selectable } from '@platform/db';
+import type { BackendLogsTable } from '../database/backends.js';
+import { LOG_LEVELS } from '../domain/backends/protocol.js';
 import { AppParams } from './apps.js';
 import { EpochMs } from './sessions.js';
 
@@ -63,4 +65,14 @@ export const LogLineSchema = Type.Object({
   }),
   source: Type.Union([Type.Literal('request'), Type.Literal('schedule')]),
   schedule: Nullable(Type.String(), { description: 'The schedule, for a line of a scheduled run' }), // prettier-ignore
+});
+
+export const toLine = (row: Selectable<BackendLogsTable>) => ({
+  id: Number(row.id),
+  time: row.logged_at.getTime(),
+  level: row.level,
+  message: row.message,
+  requestId: row.request_id,
+  source: row.source,
+  schedule: row.schedule,
 });

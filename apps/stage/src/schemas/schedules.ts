@@ -1,4 +1,7 @@
 import { Nullable, Type } from '@platform/core';
+import type { Selectable } from '@platform/db';
+import type { AppScheduleRunsTable } from '../database/backends.js';
+import type { ScheduleDefinition } from '../domain/backends/schedule-config.js';
 import { EpochMs } from './sessions.js';
 
 export const ScheduleListQuery = Type.Object({
@@ -36,3 +39,34 @@ export const ScheduleSchema = Type.Object({
   nextRunAt: EpochMs('Its next tick'),
   runs: Type.Array(ScheduleRunSchema),
 });
+
+const time = (date: Date | null) => (date ? date.getTime() : null);
+
+/** A schedule as listed, with its runs among `runs` (any schedule's). */
+export const toSchedule = (
+  row: { name: string; definition: unknown; next_run_at: Date },
+  runs: ReadonlyArray<Selectable<AppScheduleRunsTable>>,
+) => {
+  const definition = row.definition as ScheduleDefinition;
+  return {
+    name: row.name,
+    cron: definition.cron,
+    timezone: definition.timezone ?? 'UTC',
+    route: definition.route ?? null,
+    method: definition.route === undefined ? null : (definition.method ?? 'POST'),
+    workflow: definition.workflow ?? null,
+    nextRunAt: row.next_run_at.getTime(),
+    runs: runs
+      .filter((run) => run.schedule === row.name)
+      .map((run) => ({
+        id: run.id,
+        scheduledAt: run.scheduled_at.getTime(),
+        status: run.status,
+        startedAt: time(run.started_at),
+        finishedAt: time(run.finished_at),
+        httpStatus: run.http_status,
+        error: run.error,
+        workflowRunId: run.workflow_run_id,
+      })),
+  };
+};

@@ -1,5 +1,5 @@
 import { Type } from '@platform/core';
-import { SECRET_NAME } from '../backends/secrets.js';
+import { SECRET_NAME } from '../domain/backends/secrets.js';
 import { EpochMs } from './sessions.js';
 
 export const SecretParams = Type.Object({
@@ -22,4 +22,10 @@ export const SecretSchema = Type.Object({
   name: Type.String(),
   createdAt: EpochMs('When it was first set'),
   updatedAt: EpochMs('When it was last set'),
+});
+
+export const toSecret = (row: { name: string; created_at: Date; updated_at: Date }) => ({
+  name: row.name,
+  createdAt: row.created_at.getTime(),
+  updatedAt: row.updated_at.getTime(),
 });

@@ -1,5 +1,6 @@
 import { Nullable, PageQuery, Type, type Static } from '@platform/core';
-import { MAX_PATH_LENGTH } from '../paths.js';
+import type { RenderRow, SessionRow } from '../database/index.js';
+import { MAX_PATH_LENGTH } from '../domain/paths.js';
 
 /** Spec 2.1.4: the sandbox alone counts time in integer epoch milliseconds. */
 export const EpochMs = (description: string) =>
@@ -203,3 +204,23 @@ export const ScopesSchema = Type.Object({
 
 export type RenderState = Static<typeof RenderStateSchema>;
 export type FileVersion = Static<typeof FileVersionSchema>;
+
+export const ms = (date: Date) => date.getTime();
+
+export const toSession = (row: SessionRow) => ({
+  createdAt: ms(row.created_at),
+  lastAccessedAt: ms(row.last_accessed_at),
+  appSid: row.app_sid,
+  createdBy: row.created_by,
+  team: row.team,
+  collaborators: row.collaborators,
+});
+
+export const toRenderState = (
+  row: Pick<RenderRow, 'entry' | 'version' | 'error' | 'rendered_at'> | undefined,
+): RenderState => ({
+  entry: row?.entry ?? null,
+  version: row?.version ?? 0,
+  error: row?.error ?? null,
+  renderedAt: row?.rendered_at ? ms(row.rendered_at) : null,
+});

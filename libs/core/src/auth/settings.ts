@@ -1,4 +1,5 @@
-import { ConfigError, envBool, envString, envUrl, type Env } from '../config.js';
+import { ConfigError, type Env } from '../config.js';
+import { declareVariables, Var } from '../variables.js';
 
 /** Whether authentication is on, and what it needs: read once at start-up by every process. */
 export interface AuthSettings {
@@ -15,41 +16,33 @@ const REQUIRED = ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'SESSION_SECRET'] as c
 const MIN_SECRET_LENGTH = 32;
 
 /** The variables of authentication, read by the gateway and every standalone service. */
-export const AUTH_VARIABLES = [
-  {
-    name: 'OIDC_ISSUER',
+const AUTH = declareVariables({
+  OIDC_ISSUER: Var.url({
     default: 'https://accounts.google.com',
-    description: 'The OpenID provider people sign in with (endpoints from its discovery document)',
-  },
-  {
-    name: 'OIDC_CLIENT_ID',
-    default: 'unset',
+    // Verbatim: the issuer in the provider's discovery document must match it exactly (some end in /).
+    verbatim: true,
     description:
-      'Client id at the OpenID provider. Authentication is on exactly when OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and SESSION_SECRET are all set',
-  },
-  {
-    name: 'OIDC_CLIENT_SECRET',
-    default: 'unset',
-    description: 'Client secret at the OpenID provider',
-  },
-  {
-    name: 'SESSION_SECRET',
-    default: 'unset',
-    description: `At least ${MIN_SECRET_LENGTH} characters, the same in every process: signs the identity the gateway passes to services and derives the key that encrypts delegated tokens`,
-  },
-  {
-    name: 'NODE_ENV',
-    default: 'unset',
+      'The OpenID provider people sign in with; its discovery document gives the endpoints',
+  }),
+  OIDC_CLIENT_ID: Var.string({
     description:
-      'production: start-up refuses to run without authentication unless AUTH_DISABLED=true',
-  },
-  {
-    name: 'AUTH_DISABLED',
-    default: 'false',
+      'Client id at the OpenID provider. Authentication is on exactly when `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET` and `SESSION_SECRET` are all set; some but not all set stops start-up naming the missing ones',
+  }),
+  OIDC_CLIENT_SECRET: Var.string({ description: 'Client secret at the OpenID provider' }),
+  SESSION_SECRET: Var.string({
+    accepts: `at least ${MIN_SECRET_LENGTH} characters`,
     description:
-      'With NODE_ENV=production, start-up refuses to run without authentication unless this is true',
-  },
-] as const;
+      'The same in every process: signs the identity the gateway passes to services, and derives the key that encrypts delegated tokens',
+  }),
+  NODE_ENV: Var.string({
+    description: '`production` refuses to start without authentication unless `AUTH_DISABLED=true`',
+  }),
+  AUTH_DISABLED: Var.bool({
+    default: false,
+    description: '`true` says that running in production without authentication is meant',
+  }),
+});
+export const AUTH_VARIABLES = AUTH.variables;
 
 /**
  * Reads the authentication variables. Some but not all of the three required ones set stops
@@ -57,26 +50,23 @@ export const AUTH_VARIABLES = [
  * AUTH_DISABLED=true says it is meant.
  */
 export function authSettings(env: Env): AuthSettings {
-  // Verbatim: the issuer in the provider's discovery document must match it exactly (some end in /).
-  const issuer = envUrl(env, 'OIDC_ISSUER') && envString(env, 'OIDC_ISSUER', '');
-
-  const production = envString(env, 'NODE_ENV') === 'production';
-  const disabled = envBool(env, 'AUTH_DISABLED', false);
-  const missing = REQUIRED.filter((name) => !envString(env, name));
+  const values = AUTH.read(env);
+  const production = values.NODE_ENV === 'production';
+  const missing = REQUIRED.filter((name) => !values[name]);
   if (missing.length > 0 && missing.length < REQUIRED.length)
     throw new ConfigError(
       missing.join(', '),
       `${missing.length > 1 ? 'are' : 'is'} not set: authentication needs ${REQUIRED.join(', ')} all set (or none, to turn it off)`,
     );
   if (missing.length > 0) {
-    if (production && !disabled)
+    if (production && !values.AUTH_DISABLED)
       throw new ConfigError(
         'AUTH_DISABLED',
         `must be true to run with NODE_ENV=production and no authentication (or set ${REQUIRED.join(', ')})`,
       );
     return AUTH_OFF;
   }
-  const sessionSecret = envString(env, 'SESSION_SECRET', '');
+  const sessionSecret = values.SESSION_SECRET ?? '';
   if (sessionSecret.length < MIN_SECRET_LENGTH)
     throw new ConfigError(
       'SESSION_SECRET',
@@ -86,9 +76,9 @@ export function authSettings(env: Env): AuthSettings {
     enabled: true,
     sessionSecret,
     oidc: {
-      issuer: issuer || 'https://accounts.google.com',
-      clientId: envString(env, 'OIDC_CLIENT_ID', ''),
-      clientSecret: envString(env, 'OIDC_CLIENT_SECRET', ''),
+      issuer: values.OIDC_ISSUER,
+      clientId: values.OIDC_CLIENT_ID ?? '',
+      clientSecret: values.OIDC_CLIENT_SECRET ?? '',
     },
   };
 }

@@ -34,6 +34,15 @@ export function listItems(
 export const findItem = (db: {{Name}}Db, idOrName: string) =>
   findByIdOrName(db, 'items', idOrName, 'Item');
 
+/** How many items there are. */
+export async function countItems(db: {{Name}}Db): Promise<number> {
+  const { count } = await db
+    .selectFrom('items')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
 export function insertItem(db: {{Name}}Db, item: NewItem): Promise<ItemRow> {
   return db.insertInto('items').values(item).returningAll().executeTakeFirstOrThrow();
 }

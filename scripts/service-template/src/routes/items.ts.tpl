@@ -1,4 +1,5 @@
 import {
+  badRequest,
   IdOrNameParams,
   nameTaken,
   newId,
@@ -11,8 +12,16 @@ import {
   type Access,
   type ServiceRoutes,
 } from '@platform/core';
+import type { {{Name}}Config } from '../config.js';
 import type { {{Name}}Database, ItemRow } from '../database.js';
-import { deleteItem, findItem, insertItem, listItems, updateItem } from '../repositories/items.js';
+import {
+  countItems,
+  deleteItem,
+  findItem,
+  insertItem,
+  listItems,
+  updateItem,
+} from '../repositories/items.js';
 import {
   ItemInputSchema,
   ItemListQuery,
@@ -35,7 +44,10 @@ const CREATE: Access = { resource: '{{name}}.item', action: 'create' };
 const UPDATE: Access = { resource: '{{name}}.item', action: 'update' };
 const DELETE: Access = { resource: '{{name}}.item', action: 'delete' };
 
-export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) => {
+export const itemRoutes: ServiceRoutes<{{Name}}Database, {{Name}}Config> = async (
+  app,
+  { db, config },
+) => {
   app.get(
     '/items',
     {
@@ -62,13 +74,18 @@ export const itemRoutes: ServiceRoutes<{{Name}}Database> = async (app, { db }) =
       schema: {
         operationId: 'createItem',
         summary: 'Create an item',
-        description: '409 CONFLICT when an item has that name already, in any case.',
+        description:
+          '409 CONFLICT when an item has that name already, in any case; 400 when {{NAME}}_MAX_ITEMS are kept already.',
         body: ItemInputSchema,
         response: responses({ 201: ItemSchema }),
       },
     },
     async (request, reply) => {
       const { name, description = null } = request.body;
+      if ((await countItems(db)) >= config.maxItems)
+        throw badRequest(
+          `The service keeps ${config.maxItems} items already, the most it may ({{NAME}}_MAX_ITEMS): delete one first`,
+        );
       const row = await orConflict(
         () => insertItem(db, { id: newId(), name, description }),
         nameTaken('Item', name, 'An'),

@@ -1,0 +1,81 @@
+import {
+  Name,
+  Nullable,
+  PagedQuery,
+  RefSchema,
+  StampsAt,
+  stampsAt,
+  Type,
+  UpdateOf,
+  type Static,
+} from '@platform/core';
+import type { OwnerRow } from '../repositories/owners.js';
+import { CreatedBy, MembersInput } from './ownership.js';
+
+/** An owner is a group of people (the default) or one person; a group can sit under a parent group. */
+export const OWNER_KINDS = ['group', 'user'] as const;
+
+export const OwnerInputSchema = Type.Object({
+  name: Name('owner name'),
+  email: Type.Optional(
+    Nullable(Type.String({ format: 'email', maxLength: 254, description: 'Contact address' })),
+  ),
+  team: Type.Optional(
+    Nullable(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Display name (not ownership)' }),
+    ),
+  ),
+  kind: Type.Optional(
+    Type.Enum(OWNER_KINDS, { default: 'group', description: 'group (default) or user' }),
+  ),
+  parent: Type.Optional(
+    Nullable(Type.String({ description: 'Name (or id) of the parent group; groups only' })),
+  ),
+  members: Type.Optional(MembersInput),
+});
+
+export const OwnerUpdateSchema = UpdateOf(OwnerInputSchema);
+
+export const OwnerSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  email: Nullable(Type.String()),
+  team: Nullable(Type.String({ description: 'Display name' })),
+  kind: Type.Enum(OWNER_KINDS),
+  parent: Nullable(Type.String({ description: 'Name of the parent group' })),
+  members: Type.Array(Type.String(), { description: 'Emails of the people in this team' }),
+  createdBy: CreatedBy,
+  ...StampsAt,
+});
+export type Owner = Static<typeof OwnerSchema>;
+
+export const OwnerWithServicesSchema = Type.Object({
+  ...OwnerSchema.properties,
+  services: Type.Array(RefSchema, { description: 'Services of this owner' }),
+  children: Type.Array(RefSchema, { description: 'Groups whose parent this group is' }),
+});
+
+export const OwnerListQuery = PagedQuery({
+  kind: Type.Optional(Type.Enum(OWNER_KINDS, { description: 'Only groups or only users' })),
+  parent: Type.Optional(Type.String({ description: 'Only the children of this group (name)' })),
+  member: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 254,
+      description: 'Only the owners with this email among their members (any case): its teams',
+    }),
+  ),
+});
+
+/** The owner as shown (its `team` is a display name), the stamps as ISO text. */
+export const toOwner = (row: OwnerRow): Owner => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  team: row.team,
+  kind: row.kind,
+  parent: row.parent,
+  members: row.members,
+  createdBy: row.created_by,
+  ...stampsAt(row.created_at, row.updated_at),
+});
