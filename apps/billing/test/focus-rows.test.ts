@@ -59,7 +59,7 @@ describe('timestamps without an offset', () => {
   }, 60_000);
 
   it('parse to the same instant in a process started with TZ=America/New_York', () => {
-    const dist = join(__dirname, '..', 'dist', 'adapters', 'focus-row.js');
+    const dist = join(__dirname, '..', 'dist', 'domain', 'adapters', 'focus-row.js');
     const script = `const { parseUtc } = require(${JSON.stringify(dist)});
       console.log(['2026-01-31T23:30:00', '2026-01-01 00:00', '2026-03-08T02:30:00.5',
         '2026-01-01T05:00:00-05:00', '2026-01-01', '2026-02-30T00:00:00', 'soon']

@@ -1,9 +1,13 @@
 import { useService } from '@platform/testing';
 import { backendsUnderTest, push } from './backends-helpers';
 
-const b = useService(() => backendsUnderTest({ STAGE_BACKEND_MAX_BODY_BYTES: '2048' }), {
-  scope: 'all',
-});
+// CPU limits are backends-limits.test.ts's subject: here a request has 2 s of CPU, so that an
+// 8 MB header built on a busy runner is refused for its size (502), not cut off for time (504).
+const b = useService(
+  () =>
+    backendsUnderTest({ STAGE_BACKEND_MAX_BODY_BYTES: '2048', STAGE_BACKEND_TIMEOUT_MS: '2000' }),
+  { scope: 'all' },
+);
 
 const HONO = `
 import { Hono } from 'hono';
