@@ -166,9 +166,7 @@ export function createApp(options: AppOptions = {}): App {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // A documented operation that declares no query parameters has none: any is refused (400), as
-  // undeclared ones are on the routes that declare some. Hidden routes (content served for the
-  // sandbox's apps, the API's fallbacks) pass theirs on as they are.
+  // An operation that declares no query parameter refuses any (validation.ts: declareNoQuery).
   app.addHook('onRoute', (route) => {
     if (route.schema) declareNoQuery(route.schema);
   });
@@ -185,7 +183,6 @@ export function createApp(options: AppOptions = {}): App {
       hostRoutes.length &&
       refusedHostRoute(hostRoutes, request.routeOptions.url, request.raw, request.params as never)
     ) {
-      // prettier-ignore
       notFoundHandler(request, reply);
       return;
     }

@@ -135,7 +135,11 @@ export function closed(schema: unknown): unknown {
 /** The query of an operation that declares none: closed (see `closed`), so any is refused. */
 const NO_QUERY = Type.Object({});
 
-/** Gives a documented (not hidden) route's schema that declares no query parameters `NO_QUERY`. */
+/**
+ * A documented operation that declares no query parameter has none: any is refused (400), as
+ * undeclared ones are where some are declared. Hidden routes (what the sandbox serves for its
+ * apps, the API's fallbacks) and routes without a schema (the proxy, static files) pass theirs on.
+ */
 export function declareNoQuery(schema: { hide?: boolean; querystring?: unknown }) {
   if (!schema.hide && schema.querystring === undefined) schema.querystring = NO_QUERY;
 }
