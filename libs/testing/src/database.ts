@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { onceFor } from '@platform/core';
 import { fromPGlite, openDatabase, PGLITE_EXTENSIONS, type PlatformDatabase } from '@platform/db';
+import { restore, snapshot, type Snapshot } from './snapshot';
 
 /**
  * What a test database holds when the test gets it: what `prepare` made of an empty database
@@ -113,6 +114,10 @@ end $$`;
 
 /** Empty databases a test of this file released, for the next test that wants an empty one. */
 const idle: PGlite[] = [];
+/** Databases a test of this file released and that were put back as their preset made them. */
+const idlePresets = new Map<string, PGlite[]>();
+/** What each preset's database holds when new, read from the first one this file loaded. */
+const pristine = new Map<string, Promise<Snapshot>>();
 const idleServers: TestDatabaseServer[] = [];
 /** Set once the file's cleanup ran: a database released later (an afterAll) is closed, not pooled. */
 let filesDone = false;
@@ -121,25 +126,56 @@ let filesDone = false;
 export async function closeTestDatabases() {
   filesDone = true;
   dumps.clear();
+  pristine.clear();
+  const presetsIdle = [...idlePresets.values()].flatMap((list) => list.splice(0));
   await Promise.all([
     ...idle.splice(0).map((pglite) => pglite.close()),
+    ...presetsIdle.map((pglite) => pglite.close()),
     ...idleServers.splice(0).map((server) => server.drop()),
   ]);
 }
 
+/** A PGlite for a test: empty, or as the preset makes it, reused when one was released. */
+async function pgliteFor(preset?: DatabasePreset) {
+  if (!preset) {
+    const pglite = idle.pop() ?? (await newPGlite());
+    return {
+      pglite,
+      async release() {
+        await pglite.exec(EMPTY_DATABASE);
+        idle.push(pglite);
+      },
+    };
+  }
+  const key = await keyOf(preset);
+  const pool = idlePresets.get(key) ?? idlePresets.set(key, []).get(key)!;
+  const reused = pool.pop();
+  const pglite = reused ?? (await newPGlite(preset));
+  if (!reused && !pristine.has(key)) pristine.set(key, snapshot(pglite));
+  const before = await pristine.get(key)!;
+  return {
+    pglite,
+    async release() {
+      // Put back as new when the test only changed rows; a changed schema loads a new one.
+      if (await restore(pglite, before)) pool.push(pglite);
+      else await pglite.close();
+    },
+  };
+}
+
 /**
  * A new database for a test: PGlite in memory, or a database on the server of DATABASE_URL;
- * empty, or as the preset makes it. Once the test closes it, it is emptied and handed out again
- * (a new PGlite loads a dump in ~0.5 s, emptying one takes ~20 ms; on PostgreSQL creating and
- * dropping a database takes ~95 ms, emptying it ~15 ms).
+ * empty, or as the preset makes it. Once the test closes it, it is emptied (or put back as the
+ * preset made it) and handed out again: a new PGlite loads a dump in 0.5-1.5 s (4-5 s on a busy
+ * machine), emptying one takes ~20 ms and putting one back ~30 ms; on PostgreSQL creating and
+ * dropping a database takes ~95 ms, emptying it ~15 ms.
  */
 export async function testDatabase(preset?: DatabasePreset): Promise<PlatformDatabase> {
   if (!process.env.DATABASE_URL) {
-    const pglite = (!preset && idle.pop()) || (await newPGlite(preset));
+    const { pglite, release } = await pgliteFor(preset);
     return released(fromPGlite(pglite, { owned: false }), async () => {
       if (filesDone) return pglite.close();
-      await pglite.exec(EMPTY_DATABASE);
-      idle.push(pglite);
+      await release().catch(() => pglite.close());
     });
   }
   const server = (!preset && idleServers.pop()) || (await testDatabaseServer(preset))!;

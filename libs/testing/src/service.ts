@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import {
   authSettings,
+  onceFor,
   buildServiceApp,
   type App,
   type Env,
@@ -8,7 +10,7 @@ import {
   type ServiceManifest,
 } from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
-import { testDatabase } from './database.js';
+import { testDatabase, type DatabasePreset } from './database.js';
 import { countQueries } from './queries.js';
 
 export interface ServiceUnderTest {
@@ -19,6 +21,20 @@ export interface ServiceUnderTest {
   queries: { count(): number; reset(): void };
   close(): Promise<void>;
 }
+
+const presets = new WeakMap<ServiceManifest, DatabasePreset>();
+
+/**
+ * A database with the service's migrations run: made once per machine (again when its code or
+ * the database library changes), and put back as new between tests instead of migrated again.
+ */
+export const migratedService = (manifest: ServiceManifest): DatabasePreset =>
+  onceFor(presets, manifest, () => ({
+    name: `service-${manifest.name}`,
+    // webRoot is <service>/web/dist; the migrations are in <service>/src.
+    sources: [join(manifest.webRoot, '../../src'), join(__dirname, '../../db/src')],
+    prepare: (db) => migrateSchema(db, manifest.name, manifest.migrations),
+  }));
 
 /**
  * One service on its own instance and a fresh, migrated database, driven with `app.inject`. The
@@ -31,9 +47,9 @@ export async function serviceUnderTest(
   manifest: ServiceManifest,
   options: { db?: PlatformDatabase; env?: Env; jobs?: MountOptions['jobs'] } = {},
 ): Promise<ServiceUnderTest> {
-  const counted = countQueries(options.db ?? (await testDatabase()));
+  const counted = countQueries(options.db ?? (await testDatabase(migratedService(manifest))));
   const database = counted.db;
-  await migrateSchema(database, manifest.name, manifest.migrations);
+  await migrateSchema(database, manifest.name, manifest.migrations); // a given db may be new
   const env = options.env ?? {};
   const app = await buildServiceApp(manifest, {
     database,

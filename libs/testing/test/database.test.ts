@@ -27,6 +27,11 @@ const things: Migrations = {
   },
 };
 
+/** Statements one at a time (a prepared statement takes one). */
+async function run(d: PlatformDatabase, ...statements: string[]) {
+  for (const statement of statements) await sql.raw(statement).execute(d.kysely);
+}
+
 interface ThingsDb {
   things: { id: string; name: string; n: number };
 }
@@ -190,8 +195,30 @@ describe('a preset database', () => {
         .insertInto('things')
         .values({ id: 'seed', name: 'Seed', n: 1 })
         .execute();
+      // An identity, a generated column and a trigger: what putting rows back must respect.
+      await run(
+        d,
+        `create table alpha.events (id int generated always as identity primary key,
+          name text not null, size int generated always as (length(name)) stored)`,
+        'create table alpha.log (name text)',
+        `create function alpha.logged() returns trigger language plpgsql
+          as $$ begin insert into alpha.log values (new.name); return new; end $$`,
+        `create trigger events_logged after insert on alpha.events
+          for each row execute function alpha.logged()`,
+        `insert into alpha.events (name) values ('first')`,
+      );
     },
   };
+  const started = (d: PlatformDatabase) =>
+    sql<{ at: Date }>`select pg_postmaster_start_time() as at`
+      .execute(d.kysely)
+      .then((r) => r.rows[0].at.getTime());
+  const events = (d: PlatformDatabase) =>
+    sql<{ id: number; name: string; size: number }>`select * from alpha.events order by id`
+      .execute(d.kysely)
+      .then((r) => r.rows);
+  const logged = (d: PlatformDatabase) =>
+    sql<{ name: string }>`select name from alpha.log`.execute(d.kysely).then((r) => r.rows);
   const seeded = (d: PlatformDatabase) =>
     d.schema<ThingsDb>('alpha').selectFrom('things').select(['id', 'n']).execute();
 
@@ -209,12 +236,66 @@ describe('a preset database', () => {
       await first.close();
       await second.close();
     }
-    // Released, it is emptied like any other.
+    // An empty database is still empty.
     const after = await testDatabase();
     try {
       expect(await migrateSchema(after, 'alpha', things)).toEqual(['001-things']);
     } finally {
       await after.close();
+    }
+  });
+
+  it('is put back as the preset made it once released, rows and sequences', async () => {
+    const first = await testDatabase(preset);
+    const instance = await started(first);
+    await first.schema<ThingsDb>('alpha').updateTable('things').set({ n: 2 }).execute();
+    await first
+      .schema<ThingsDb>('alpha')
+      .insertInto('things')
+      .values({ id: 'x', name: 'X' })
+      .execute();
+    await run(
+      first,
+      `insert into alpha.events (name) values ('second'), ('third')`,
+      `delete from alpha.events where name = 'first'`,
+      'set search_path = alpha',
+      'create temporary table scratch (id int)',
+    );
+    await first.close();
+
+    const again = await testDatabase(preset);
+    try {
+      expect(await started(again)).toBe(instance); // the same PGlite, not a new one
+      expect(await seeded(again)).toEqual([{ id: 'seed', n: 1 }]);
+      expect(await events(again)).toEqual([{ id: 1, name: 'first', size: 5 }]);
+      expect(await logged(again)).toEqual([{ name: 'first' }]);
+      await sql`insert into alpha.events (name) values ('next')`.execute(again.kysely);
+      expect((await events(again)).map((e) => e.id)).toEqual([1, 2]); // the identity too
+      const setting = await sql<{
+        path: string;
+      }>`select current_setting('search_path') as path`.execute(again.kysely);
+      expect(setting.rows[0].path).not.toContain('alpha');
+      await expect(sql`select * from scratch`.execute(again.kysely)).rejects.toThrow('scratch');
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('is closed, not put back, when the test changed its schema', async () => {
+    const first = await testDatabase(preset);
+    const instance = await started(first);
+    await sql`alter table alpha.things add column extra text`.execute(first.kysely);
+    await first.close();
+    const next = await testDatabase(preset);
+    try {
+      expect(await started(next)).not.toBe(instance);
+      const columns = await sql<{ name: string }>`select column_name as name
+        from information_schema.columns where table_schema = 'alpha' and table_name = 'things'`.execute(
+        next.kysely,
+      );
+      expect(columns.rows.map((c) => c.name)).not.toContain('extra');
+    } finally {
+      await next.close();
     }
   });
 });
