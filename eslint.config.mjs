@@ -85,6 +85,7 @@ export default tseslint.config(
   },
   {
     files: WEB,
+    ignores: ['libs/ui/test/**'], // Jest tests in Node, as every other library's
     plugins: { 'react-hooks': reactHooks },
     languageOptions: {
       parserOptions: { project: './tsconfig.web.json', tsconfigRootDir: import.meta.dirname },

@@ -10,7 +10,7 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.test.ts'],
   transform: {
-    '^.+\\.(t|j|mj)s$': [
+    '^.+\\.(t|j|mj|mt)s$': [
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
@@ -22,7 +22,10 @@ module.exports = {
     '^@platform/(core|db|client|testing)$': '<rootDir>/libs/$1/src/index.ts',
     '^@platform/([a-z-]+)$': '<rootDir>/apps/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
+    // libs/ui's Vite helpers are ES modules in TypeScript (.mts), imported as .mjs.
+    '^(\\.{1,2}/.*vite-builds)\\.mjs$': '$1',
   },
+  moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'tsx', 'json', 'node'],
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
   testTimeout: 30_000,
   // Every test file leaves 20-30 MB in the process that runs it (Jest's module registries do not

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin, UserConfig } from 'vite';
+import { olderBuildsRemoved } from './vite-builds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -28,19 +29,20 @@ function tokens(): Plugin {
 
 /**
  * How every web UI builds: React, the kit and the browser client from source, served under
- * `/<service>/` by the gateway (the dashboard at `/`), into the app's `web/dist`.
+ * `/<service>/` by the gateway (the dashboard at `/`), into the app's `web/dist`, where the
+ * previous build's files stay (a running platform may still serve them: see vite-builds.ts).
  */
 export function webConfig(service: string | null): UserConfig {
   return {
     base: service ? `/${service}/` : '/',
-    plugins: [react(), tokens()],
+    plugins: [react(), tokens(), olderBuildsRemoved()],
     resolve: {
       alias: {
         '@platform/ui': resolve(root, 'libs/ui/src/index.ts'),
         '@platform/client/browser': resolve(root, 'libs/client/src/browser.ts'),
       },
     },
-    build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+    build: { outDir: 'dist', emptyOutDir: false, chunkSizeWarningLimit: 2000 },
     logLevel: 'warn',
   };
 }

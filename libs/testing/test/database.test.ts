@@ -252,7 +252,7 @@ describe('a preset database', () => {
     await first
       .schema<ThingsDb>('alpha')
       .insertInto('things')
-      .values({ id: 'x', name: 'X' })
+      .values({ id: 'x', name: 'X', n: 0 })
       .execute();
     await run(
       first,
