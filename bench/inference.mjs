@@ -127,7 +127,83 @@ export async function inference() {
         baseline: 'stream TTFT, provider called directly',
       })),
     ]);
+    await compatibleLayer(provider, platform, name);
   } finally {
     await fake.close();
   }
+}
+
+/**
+ * The OpenAI- and Anthropic-compatible routes (issue 34): what each adds at p50 over calling the
+ * fake provider directly, through the gateway, not streamed and streamed (TTFT); the native route
+ * measured alongside, in the same block, for comparison.
+ */
+async function compatibleLayer(provider, platform, providerId) {
+  const messages = [{ role: 'user', content: 'Say hello' }];
+  const direct = (stream) =>
+    JSON.stringify({
+      model: 'gpt-4o-mini',
+      messages,
+      stream,
+      ...(stream ? { stream_options: { include_usage: true } } : {}),
+    });
+  const native = JSON.stringify({ model: 'gpt-4o-mini', providerId, messages });
+  const openai = (stream) =>
+    JSON.stringify({
+      model: 'gpt-4o-mini',
+      providerId,
+      messages,
+      stream,
+      ...(stream ? { stream_options: { include_usage: true } } : {}),
+    });
+  const anthropic = (stream) =>
+    JSON.stringify({ model: 'gpt-4o-mini', providerId, max_tokens: 100, messages, stream });
+  const DIRECT = 'compatible layer: chat, provider called directly';
+  const DIRECT_TTFT = 'compatible layer: stream TTFT, provider called directly';
+  await latencies([
+    { name: DIRECT, url: provider, init: post(direct(false)) },
+    ...[
+      [
+        'compatible layer: POST /chat through the gateway (native, for comparison)',
+        `${platform}/chat`,
+        native,
+      ],
+      [
+        'POST /openai/v1/chat/completions through the gateway',
+        `${platform}/openai/v1/chat/completions`,
+        openai(false),
+      ],
+      [
+        'POST /anthropic/v1/messages through the gateway',
+        `${platform}/anthropic/v1/messages`,
+        anthropic(false),
+      ],
+    ].map(([name, url, body]) => ({ name, url, init: post(body), baseline: DIRECT })),
+  ]);
+  await latencies([
+    { name: DIRECT_TTFT, url: provider, init: post(direct(true)), field: 'ttft' },
+    ...[
+      [
+        'compatible layer: POST /chat/stream TTFT through the gateway (native, for comparison)',
+        `${platform}/chat/stream`,
+        native,
+      ],
+      [
+        'POST /openai/v1/chat/completions stream TTFT through the gateway',
+        `${platform}/openai/v1/chat/completions`,
+        openai(true),
+      ],
+      [
+        'POST /anthropic/v1/messages stream TTFT through the gateway',
+        `${platform}/anthropic/v1/messages`,
+        anthropic(true),
+      ],
+    ].map(([name, url, body]) => ({
+      name,
+      url,
+      init: post(body),
+      field: 'ttft',
+      baseline: DIRECT_TTFT,
+    })),
+  ]);
 }

@@ -192,7 +192,7 @@ describe('palette import', () => {
       created: 0,
       updated: tokens.length,
     });
-  });
+  }, 90_000); // 22 CLI processes, one after another: 30 s on a loaded machine
 });
 
 describe('stage sessions', () => {

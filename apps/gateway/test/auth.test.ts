@@ -8,6 +8,7 @@ import { sql } from '@platform/db';
 import { deadUrl, listen, sleep } from '@platform/testing';
 import { gatewayConfig, SERVICES } from '../src/index';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
+import { speaksClientShape } from './sweep-inputs';
 
 // Authentication on: every route of the merged OpenAPI document and every page, swept without
 // credentials, with a valid key, with a revoked and an expired one; in-process, through a proxied
@@ -125,11 +126,14 @@ const key = (value: string) => ({ 'x-api-key': value });
 async function operations() {
   const res = await call('GET', '/api/v1/openapi.json', key(BOOTSTRAP));
   expect(res.status).toBe(200);
-  const document = JSON.parse(res.body) as { paths: Record<string, Record<string, unknown>> };
+  const document = JSON.parse(res.body) as {
+    paths: Record<string, Record<string, { tags?: string[] }>>;
+  };
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.keys(item).map((method) => ({
+    Object.entries(item).map(([method, op]) => ({
       method: method.toUpperCase(),
       url: path.replace(/\{[^}]+\}/g, 'sweep'),
+      clientShape: speaksClientShape(op),
     })),
   );
 }
@@ -154,7 +158,7 @@ describe('with authentication on', () => {
     const ops = await operations();
     expect(ops.length).toBeGreaterThan(60);
     expect(ops.some((o) => o.url.startsWith('/api/v1/passport/keys'))).toBe(true);
-    for (const op of [...ops, { method: 'GET', url: '/api/v1/nowhere' }]) {
+    for (const op of [...ops, { method: 'GET', url: '/api/v1/nowhere', clientShape: false }]) {
       const where = `${op.method} ${op.url}`;
       const res = await call(op.method, op.url);
       if (PUBLIC.has(where)) expect({ where, status: res.status }).toEqual({ where, status: 200 });
@@ -172,6 +176,13 @@ describe('with authentication on', () => {
           where,
           revealsNothing: true,
           body: expect.any(String),
+        });
+      } else if (op.clientShape) {
+        // The OpenAI and Anthropic SDKs' own shape (sweep-inputs.ts): still a 401.
+        expect({ where, status: res.status, error: JSON.parse(res.body).error }).toEqual({
+          where,
+          status: 401,
+          error: expect.objectContaining({ type: 'authentication_error' }),
         });
       } else {
         expect({ where, status: res.status, body: JSON.parse(res.body) }).toEqual({

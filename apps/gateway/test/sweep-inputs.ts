@@ -8,6 +8,7 @@ export interface Parameter {
 }
 export interface Operation {
   operationId: string;
+  tags?: string[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
@@ -121,3 +122,11 @@ export function badBodies(schema: Schema | undefined): Array<[string, string?]> 
     for (const value of BAD_VALUES) bodies.push([JSON.stringify({ [field]: value })]);
   return bodies;
 }
+
+/**
+ * The OpenAI- and Anthropic-compatible operations (tagged so) answer errors in their clients'
+ * shape, the one documented exception to the envelope: `{error: {type, message}}` (OpenAI), with
+ * `type: 'error'` around it (Anthropic).
+ */
+export const speaksClientShape = (op: Pick<Operation, 'tags'>) =>
+  (op.tags ?? []).some((tag) => tag.endsWith('-compatible'));

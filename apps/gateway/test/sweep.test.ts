@@ -12,6 +12,7 @@ import {
   badBodies,
   nearlyRightBodies,
   type Document,
+  speaksClientShape,
   type Operation,
 } from './sweep-inputs';
 
@@ -90,7 +91,7 @@ async function send(method: string, url: string, body?: string, contentType?: st
   return { status: res.statusCode, body: res.body, url, method };
 }
 
-function expectEnvelope(res: Awaited<ReturnType<typeof send>>) {
+function expectEnvelope(res: Awaited<ReturnType<typeof send>>, op?: Operation) {
   const where = `${res.method} ${res.url.slice(0, 200)} -> ${res.status} ${res.body.slice(0, 300)}`;
   expect({ where, status: res.status < 500 }).toEqual({ where, status: true });
   let json: { success?: unknown; error?: { code?: unknown; message?: unknown } };
@@ -98,6 +99,14 @@ function expectEnvelope(res: Awaited<ReturnType<typeof send>>) {
     json = JSON.parse(res.body);
   } catch {
     throw new Error(`Not JSON: ${where}`);
+  }
+  if (op && speaksClientShape(op)) {
+    if (res.status < 300) return;
+    expect({ where, error: json.error }).toEqual({
+      where,
+      error: expect.objectContaining({ type: expect.any(String), message: expect.any(String) }),
+    });
+    return;
   }
   if (json.success === true) return;
   expect({ where, envelope: json }).toEqual({
@@ -168,7 +177,7 @@ describe('every operation of the OpenAPI document', () => {
         answers.push(await send(method, url, JSON.stringify({ big: HUGE.repeat(12) })));
       }
 
-      for (const res of answers) if (!(answersRaw(op) && res.status < 300)) expectEnvelope(res);
+      for (const res of answers) if (!(answersRaw(op) && res.status < 300)) expectEnvelope(res, op);
     },
   );
 

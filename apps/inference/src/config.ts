@@ -26,6 +26,29 @@ const VARIABLES = declareVariables({
     unit: 'bytes',
     description: 'Largest audio `/transcribe` accepts, as multipart or base64 JSON (413 beyond)',
   }),
+  INFERENCE_COOLDOWN_MS: Var.int({
+    default: 30_000,
+    min: 0,
+    max: 3_600_000,
+    unit: 'ms',
+    description:
+      'How long a provider sharing a model by weight is skipped after failing a call (429, 5xx, overloaded, no answer), on every instance; 0: never skipped',
+  }),
+  INFERENCE_CACHE_MAX_TTL_S: Var.int({
+    default: 86_400,
+    min: 1,
+    max: 30 * 86_400,
+    description:
+      "Longest time a response may stay in the response cache (`Cache-Control: max-age=N`, `x-platform-cache: ttl=N` or a key's `cacheTtlSeconds`; longer asks are cut to it)",
+  }),
+  INFERENCE_SPEND_INTERVAL_MS: Var.int({
+    default: 86_400_000,
+    min: 0,
+    max: 7 * 86_400_000,
+    unit: 'ms',
+    description:
+      'Pause between two runs of the job that writes inference spend into billing (per day, app, key and model; the last 3 UTC days each run); 0 turns it off',
+  }),
   INFERENCE_BASE_URLS: Var.baseUrls('any', {
     documentedDefault: "empty (only each type's official API)",
     description:
@@ -46,6 +69,9 @@ export function inferenceConfig(env: Env) {
     timeoutMs: values.INFERENCE_TIMEOUT_MS,
     maxAttempts: values.INFERENCE_MAX_ATTEMPTS,
     transcribeMaxBytes: values.INFERENCE_TRANSCRIBE_MAX_BYTES,
+    cooldownMs: values.INFERENCE_COOLDOWN_MS,
+    cacheMaxTtlS: values.INFERENCE_CACHE_MAX_TTL_S,
+    spendIntervalMs: values.INFERENCE_SPEND_INTERVAL_MS,
     /** Base URLs allowed besides each type's official API (normalised). */
     baseUrls: values.INFERENCE_BASE_URLS,
     /** The environment itself: provider credentials are read from it at call time. */

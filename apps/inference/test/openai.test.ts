@@ -212,6 +212,7 @@ describe('POST /chat, /embed, /images, /transcribe against OpenAI', () => {
     const res = await gw.call('POST', '/chat', { model: 'gpt-4o', messages, maxTokens: 50 });
     expect(res.body.data).toEqual({
       content: 'Hi!',
+      finishReason: 'stop',
       model: 'gpt-4o',
       usage: { inputTokens: 4, outputTokens: 2 },
       requestId: expect.any(String),

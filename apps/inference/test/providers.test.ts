@@ -35,6 +35,7 @@ describe('providers', () => {
       defaultModel: 'gpt-4o',
       envVar: 'OPENAI_API_KEY',
       baseUrl: 'http://127.0.0.1:9/v1',
+      weight: null,
       created: expect.stringMatching(ISO),
       updated: expect.stringMatching(ISO),
     });

@@ -18,7 +18,7 @@ export {
 } from './service.js';
 export { countQueries, type CountedDatabase } from './queries.js';
 export { startLoad, type Load, type LoadRequest, type Outcome } from './load.js';
-export { sleep, eventually, type EventuallyOptions } from './waiting.js';
+export { clearOfMinuteEnd, sleep, eventually, type EventuallyOptions } from './waiting.js';
 export { useService, type UseServiceOptions } from './lifecycle.js';
 export {
   startOpenIdProvider,

@@ -41,3 +41,12 @@ export async function eventually<T>(
     await sleep(Math.min(interval, left));
   }
 }
+
+/**
+ * For tests of per-minute limits: when fewer than `margin` seconds (default 10) are left of the
+ * current UTC minute, waits for the next one, so that the test's calls all fall in one minute.
+ */
+export async function clearOfMinuteEnd(margin = 10) {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < margin * 1000) await sleep(left + 50);
+}

@@ -19,6 +19,16 @@ export interface Outcome {
   error?: string;
 }
 
+/** What the service does around a call besides logging it (a key's limits, cool-downs). */
+export interface CallHooks {
+  /** Before the first attempt (and before the cache is read): throws to refuse the call. */
+  admit?(routes: Route[]): Promise<unknown>;
+  /** The admitted call ended: the tokens and cost to count (none for a cache hit). */
+  settle?(tokens: number, costMicros: number): void;
+  /** A route failed after its attempts for a reason the next call may meet too. */
+  failed?(route: Route, failure: CallFailure): void;
+}
+
 /**
  * One inference call: its time limit and abort signal, its attempts, and its single request-log
  * row, queued by `finish` exactly once whatever happens (success, failure, client gone) and
@@ -33,6 +43,10 @@ export class Call {
   private finished?: Finished;
   readonly id = newId();
   private readonly timer: NodeJS.Timeout;
+  private admission?: Promise<unknown>;
+  private admitted = false;
+  /** Answered from the response cache: logged with no cost, counted as no tokens. */
+  cached = false;
 
   constructor(
     private readonly log: RequestLog,
@@ -42,6 +56,9 @@ export class Call {
     readonly timeoutMs: number,
     /** Who made the call (`creatorOf` the caller): the log row is theirs to read. */
     readonly createdBy: string | null = null,
+    /** The platform API key that makes the call (its limits apply), if any. */
+    readonly keyId: string | null = null,
+    readonly hooks: CallHooks = {},
   ) {
     this.timer = setTimeout(() => this.controller.abort('timeout'), timeoutMs);
   }
@@ -53,6 +70,15 @@ export class Call {
   /** The client went away: stop the provider call now. */
   clientGone() {
     if (!this.signal.aborted) this.controller.abort('client');
+  }
+
+  /** Admits the call once (a key's limits): every later call answers the first's outcome. */
+  admit(routes: Route[]): Promise<unknown> {
+    this.admission ??= (this.hooks.admit?.(routes) ?? Promise.resolve()).then((value) => {
+      this.admitted = true;
+      return value;
+    });
+    return this.admission;
   }
 
   markFirstOutput() {
@@ -97,12 +123,16 @@ export class Call {
       attempts: this.attempts,
       duration_ms: Math.round(performance.now() - this.started),
       ttft_ms: this.firstOutput === undefined ? null : Math.round(this.firstOutput - this.started),
-      cost_micros: route ? costMicros(route.model, input, output) : null,
+      cost_micros: this.cached ? 0 : route ? costMicros(route.model, input, output) : null,
       error: outcome.error ?? null,
       request_id: this.requestId,
       app: this.app,
       created_by: this.createdBy,
+      key_id: this.keyId,
+      cached: this.cached,
     };
+    if (this.admitted && !this.cached)
+      this.hooks.settle?.((input ?? 0) + (output ?? 0), row.cost_micros ?? 0);
     this.log.add({
       ...row,
       cost_micros: row.cost_micros === null ? null : String(row.cost_micros),
@@ -129,6 +159,7 @@ export async function withRetries<T>(
   maxAttempts: number,
   run: (route: Route) => PromiseLike<T>,
 ): Promise<T> {
+  await call.admit(routes);
   let last: CallFailure | undefined;
   for (const route of routes) {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -141,6 +172,7 @@ export async function withRetries<T>(
         // Our own refusal (e.g. a capability the provider lacks): as it is, never retried.
         if (error instanceof ApiError) throw error;
         last = classify(error, route.provider);
+        if (last.retryable && attempt === maxAttempts) call.hooks.failed?.(route, last);
         if (!last.retryable || attempt === maxAttempts) break;
         const pause = last.retryAfterMs ?? 250 * 2 ** (attempt - 1);
         if (pause >= call.remainingMs()) break;

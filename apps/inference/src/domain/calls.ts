@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { creatorOf, sendError, type Access } from '@platform/core';
 import type { InferenceConfig } from '../config.js';
-import { Call, type CallKind } from './call.js';
-import { callOptions, type ChatMessage } from './chat-model.js';
+import type { Balancer } from './balancing.js';
+import { Call, type CallHooks, type CallKind } from './call.js';
 import { allowedBaseUrl, readKey } from './credentials.js';
 import { CallFailure, classify } from './failures.js';
+import type { KeyMeter } from './limits.js';
 import type { ProviderRegistry } from './registry.js';
 import type { RequestLog } from './request-log.js';
 import { resolveRoute, type Route } from './routing.js';
@@ -20,17 +21,6 @@ export const INVOKE: Access = {
   rule: 'member',
   scope: 'inference:invoke',
 };
-
-export type ChatInput = {
-  model?: string;
-  messages: ChatMessage[];
-  maxTokens?: number;
-  providerId?: string;
-  fallbacks?: string[];
-};
-
-export const modelOptions = (call: Call, body: ChatInput) =>
-  callOptions(body.messages, body.maxTokens, call.signal, call.requestId);
 
 /** A failure before any output: the envelope with its status, and the log row. */
 export async function failBeforeOutput(
@@ -66,21 +56,39 @@ export function callingApp(request: FastifyRequest): string | null {
  * allowed (checked before its key is read), its key is set.
  */
 export async function prepare(
-  { providers }: { providers: ProviderRegistry },
+  state: { providers: ProviderRegistry; balancer?: Balancer },
   config: InferenceConfig,
   kind: CallKind,
   body: { model?: string; providerId?: string; fallbacks?: string[] },
 ) {
-  const routes: Route[] = [await resolveRoute(providers, body.model, body.providerId)];
+  const { providers } = state;
+  let routes: Route[] = [await resolveRoute(providers, body.model, body.providerId)];
   for (const model of body.fallbacks ?? [])
     routes.push(await resolveRoute(providers, model, undefined, 'fallbacks'));
+  if (state.balancer) routes = await state.balancer.expand(routes);
   const keys = new Map<string, string>();
-  for (const { provider } of routes) {
-    checkOffers(provider, kind);
-    allowedBaseUrl(config, provider.type, provider.base_url);
-    keys.set(provider.id, readKey(config.env, provider));
-  }
-  return { routes, keyOf: (route: Route) => keys.get(route.provider.id)! };
+  let firstRefusal: unknown;
+  const usable = routes.filter(({ provider, pooled }) => {
+    try {
+      checkOffers(provider, kind);
+      allowedBaseUrl(config, provider.type, provider.base_url);
+      keys.set(provider.id, readKey(config.env, provider));
+      return true;
+    } catch (error) {
+      // One of a pool's providers that cannot be used is left out (the others serve).
+      if (!pooled) throw error;
+      firstRefusal ??= error;
+      return false;
+    }
+  });
+  if (!usable.length) throw firstRefusal;
+  return { routes: usable, keyOf: (route: Route) => keys.get(route.provider.id)! };
+}
+
+/** The platform API key a call is made with, whose limits apply (sandbox apps' keys excepted). */
+export function keyOf(request: FastifyRequest): string | null {
+  const { identity } = request;
+  return identity?.kind === 'key' && !identity.keyId.startsWith('app:') ? identity.keyId : null;
 }
 
 /**
@@ -88,19 +96,28 @@ export async function prepare(
  * unfinished) aborts the provider call at once; the call is then logged as aborted.
  */
 export function startCall(
-  { requestLog }: { requestLog: RequestLog },
+  state: { requestLog: RequestLog; meter?: KeyMeter; balancer?: Balancer },
   config: InferenceConfig,
   request: FastifyRequest,
   reply: FastifyReply,
   kind: CallKind,
 ) {
+  const { meter, balancer } = state;
+  const keyId = keyOf(request);
+  const hooks: CallHooks = {
+    admit: meter && keyId ? (routes) => meter.admit(keyId, routes, reply) : undefined,
+    settle: meter && keyId ? (tokens, cost) => meter.record(keyId, tokens, cost) : undefined,
+    failed: balancer && ((route, failure) => balancer.failed(route, failure)),
+  };
   const call = new Call(
-    requestLog,
+    state.requestLog,
     kind,
     request.id,
     callingApp(request),
     config.timeoutMs,
     creatorOf(request.identity),
+    keyId,
+    hooks,
   );
   const res = reply.raw;
   if (res.closed && !res.writableFinished) call.clientGone();

@@ -1,5 +1,6 @@
 import { badRequest, notFound } from '@platform/core';
 import type { ProviderRow } from '../database.js';
+import { poolOf } from './balancing.js';
 import { checkModelName } from './credentials.js';
 import type { ProviderRegistry } from './registry.js';
 
@@ -9,6 +10,10 @@ export interface Route {
   model: string;
   /** The model as the caller named it, for the log. */
   requested: string;
+  /** The providers sharing this model's calls by weight (load balancing), when it has several. */
+  pool?: readonly ProviderRow[];
+  /** One of a pool's providers: left out, rather than failing the call, when it cannot be used. */
+  pooled?: boolean;
 }
 
 /** The provider type a model name belongs to (spec 4.10), and the name the provider gets. */
@@ -59,8 +64,12 @@ export async function resolveRoute(
     throw badRequest(
       `No provider serves model ${model}: name a providerId, or a model of a known family (claude*, gpt-*, gemini*, <openrouter provider>/...)`,
     );
-  const provider = await providers.ofType(type);
+  const pool = poolOf(await providers.all(), type);
+  if (pool?.length) return { provider: pool[0], model, requested: model, pool };
+  const provider = pool ? undefined : await providers.ofType(type);
   if (!provider)
-    throw badRequest(`Model ${model} needs a provider of type ${type}, and none is configured`);
+    throw badRequest(
+      `Model ${model} needs a provider of type ${type}, and none is configured${pool ? ' with a weight above 0' : ''}`,
+    );
   return { provider, model, requested: model };
 }

@@ -118,6 +118,21 @@ export function embeddingModel(
   throw unsupported(provider, 'embeddings');
 }
 
+/** `dimensions` as each provider package takes it; a 400 naming it for a provider that has none. */
+export function dimensionsOption(
+  route: { provider: ProviderRow },
+  dimensions: number | undefined,
+): Record<string, Record<string, number>> | undefined {
+  if (dimensions === undefined) return undefined;
+  const { type, name } = route.provider;
+  if (type === 'openai') return { openai: { dimensions } };
+  if (type === 'openai-compatible') return { [name]: { dimensions } };
+  if (type === 'google') return { google: { outputDimensionality: dimensions } };
+  throw badRequest(
+    `Unsupported parameter: dimensions is not supported by provider ${name} (type ${type})`,
+  );
+}
+
 export function imageModel(provider: ProviderRow, apiKey: string, model: string): ImageModel {
   const s = cached(provider, apiKey);
   if (s.kind === 'openai') return s.p.image(model);

@@ -1,6 +1,9 @@
 import type { ServiceContext, ServiceRoutes } from '@platform/core';
 import type { InferenceConfig } from '../config.js';
 import type { InferenceDatabase } from '../database.js';
+import { Balancer } from './balancing.js';
+import { ResponseCache } from './cache.js';
+import { KeyMeter } from './limits.js';
 import { ProviderRegistry } from './registry.js';
 import { RequestLog } from './request-log.js';
 
@@ -8,6 +11,12 @@ import { RequestLog } from './request-log.js';
 export interface InferenceState {
   providers: ProviderRegistry;
   requestLog: RequestLog;
+  /** Keys' limits and counts (in the database). */
+  meter: KeyMeter;
+  /** Providers sharing a model by weight, and their cool-downs (in the database). */
+  balancer: Balancer;
+  /** The exact-match response cache (in the database). */
+  cache: ResponseCache;
   /** The request log's last rows are written (or logged) before the database closes. */
   close(): Promise<void>;
 }
@@ -20,7 +29,15 @@ export type InferenceRoutes = ServiceRoutes<InferenceDatabase, InferenceConfig, 
 export function inferenceState({
   db,
   log,
+  config,
 }: ServiceContext<InferenceDatabase, InferenceConfig>): InferenceState {
   const requestLog = new RequestLog(db, log);
-  return { providers: new ProviderRegistry(db), requestLog, close: () => requestLog.close() };
+  return {
+    providers: new ProviderRegistry(db),
+    requestLog,
+    meter: new KeyMeter(db, log),
+    balancer: new Balancer(db, log, config.cooldownMs),
+    cache: new ResponseCache(db, log, config.cacheMaxTtlS),
+    close: () => requestLog.close(),
+  };
 }

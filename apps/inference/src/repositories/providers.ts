@@ -9,6 +9,7 @@ export interface NewProvider {
   default_model: string;
   env_var: string | null;
   base_url: string | null;
+  weight?: number | null;
 }
 
 export type ProviderChanges = Partial<Omit<NewProvider, 'id'>>;

@@ -28,6 +28,14 @@ export interface UsageFilter {
   provider?: string;
   since?: Date;
   until?: Date;
+  /** The platform API key that made the calls (its id, exact). */
+  key?: string;
+  /** The sandbox app the calls are charged to (exact). */
+  app?: string;
+  /** Who made the calls, as `createdBy` says (any case). */
+  caller?: string;
+  /** The model as callers named it (any case). */
+  model?: string;
   /** Only the calls these callers made (any case); every call when undefined (admins). */
   creators?: readonly string[];
 }
@@ -41,6 +49,12 @@ function filtered(db: InferenceDb, filter: UsageFilter) {
         eb(sql<string>`lower(provider)`, '=', filter.provider!.toLowerCase()),
       ]),
     );
+  if (filter.key !== undefined) query = query.where('key_id', '=', filter.key);
+  if (filter.app !== undefined) query = query.where('app', '=', filter.app);
+  if (filter.caller !== undefined)
+    query = query.where(sql<string>`lower(created_by)`, '=', filter.caller.toLowerCase());
+  if (filter.model !== undefined)
+    query = query.where(sql<string>`lower(model)`, '=', filter.model.toLowerCase());
   if (filter.since) query = query.where('created_at', '>=', filter.since);
   if (filter.until) query = query.where('created_at', '<=', filter.until);
   if (filter.creators !== undefined) {

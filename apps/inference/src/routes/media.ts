@@ -4,7 +4,7 @@ import { badRequest, ok, responses } from '@platform/core';
 import { withRetries } from '../domain/call.js';
 import { failBeforeOutput, INVOKE, prepare, startCall } from '../domain/calls.js';
 import { MOCK_IMAGE, mockEmbedding, mockTranscription } from '../domain/mock.js';
-import { embeddingModel, imageModel, transcriptionModel } from '../domain/sdk.js';
+import { dimensionsOption, embeddingModel, imageModel, transcriptionModel } from '../domain/sdk.js';
 import type { InferenceRoutes } from '../domain/state.js';
 import {
   EmbedInputSchema,
@@ -29,6 +29,8 @@ export const mediaRoutes: InferenceRoutes = async (app, { config, state }) => {
       schema: {
         operationId: 'embed',
         summary: 'Embed a text',
+        description:
+          '`dimensions` where the provider has it (OpenAI, OpenAI-compatible, Google), else a 400 naming it.',
         body: EmbedInputSchema,
         response: responses({ 200: EmbedSchema }),
       },
@@ -36,6 +38,7 @@ export const mediaRoutes: InferenceRoutes = async (app, { config, state }) => {
     async (request, reply) => {
       const body = request.body;
       const { routes, keyOf } = await prepare(state, config, 'embed', body);
+      for (const route of routes) dimensionsOption(route, body.dimensions);
       const call = startCall(state, config, request, reply, 'embed');
       const options = {
         maxRetries: 0,
@@ -49,6 +52,7 @@ export const mediaRoutes: InferenceRoutes = async (app, { config, state }) => {
             : embed({
                 model: embeddingModel(route.provider, keyOf(route), route.model),
                 value: body.input,
+                providerOptions: dimensionsOption(route, body.dimensions),
                 ...options,
               }),
         );

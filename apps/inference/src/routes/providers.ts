@@ -89,7 +89,7 @@ export const providerRoutes: InferenceRoutes = async (app, { db, config, state }
       },
     },
     async (request, reply) => {
-      const { name, type, defaultModel, envVar = null, baseUrl = null } = request.body;
+      const { name, type, defaultModel, envVar = null, baseUrl = null, weight } = request.body;
       const base = checkFields(config, type, envVar, baseUrl, defaultModel);
       const row = await orConflict(
         () =>
@@ -100,6 +100,7 @@ export const providerRoutes: InferenceRoutes = async (app, { db, config, state }
             default_model: defaultModel,
             env_var: envVar,
             base_url: base,
+            weight: weight ?? null,
           }),
         nameTaken('Provider', name),
       );
@@ -152,6 +153,7 @@ export const providerRoutes: InferenceRoutes = async (app, { db, config, state }
             default_model: body.defaultModel,
             env_var: body.envVar,
             base_url: body.baseUrl === undefined ? undefined : base,
+            weight: body.weight,
           }),
         nameTaken('Provider', body.name ?? current.name),
       );

@@ -43,10 +43,34 @@ export const usageRoutes: InferenceRoutes = async (app, { db, access, state }) =
         operationId: 'getUsage',
         summary: 'Usage summary and the request log, newest first',
         description:
-          "The summary covers every request the filters keep; `requests` the newest `limit` of them. Only the caller's own calls, unless the caller is an admin.",
+          "The summary covers every request the filters keep (provider, key, app, caller, model, since, until); `requests` the newest `limit` of them. Only the caller's own calls, unless the caller is an admin. Costs in US micro-dollars; cache hits cost 0.",
         querystring: Type.Object({
           provider: Type.Optional(
             Type.String({ minLength: 1, description: 'Provider id or name' }),
+          ),
+          key: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description: 'The API key id that made them',
+            }),
+          ),
+          app: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 200, description: 'The sandbox app charged' }),
+          ),
+          caller: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 320,
+              description: 'Who made them, as createdBy says (any case)',
+            }),
+          ),
+          model: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description: 'The model as named (any case)',
+            }),
           ),
           since: Type.Optional(Instant('Requests at or after')),
           until: Type.Optional(Instant('Requests at or before')),
@@ -58,7 +82,7 @@ export const usageRoutes: InferenceRoutes = async (app, { db, access, state }) =
       },
     },
     async (request) => {
-      const { provider, limit } = request.query;
+      const { provider, key, app: charged, caller, model, limit } = request.query;
       const since =
         request.query.since === undefined
           ? undefined
@@ -68,7 +92,7 @@ export const usageRoutes: InferenceRoutes = async (app, { db, access, state }) =
           ? undefined
           : parseInstant(request.query.until, 'until', 'to');
       const creators = (await visibleTo(request.identity, access))?.creators;
-      const filter = { provider, since, until, creators };
+      const filter = { provider, key, app: charged, caller, model, since, until, creators };
       await requestLog.settled();
       const [totals, rows] = [await summarize(db, filter), await listRequests(db, filter, limit)];
       const input = Number(totals.input);

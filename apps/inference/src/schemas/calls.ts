@@ -17,18 +17,110 @@ const Fallbacks = Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
   description: 'Models tried in order when the model fails before any output was sent',
 });
 
+const Part = Type.Union([
+  Type.Object({ type: Type.Literal('text'), text: Type.String({ maxLength: 1_000_000 }) }),
+  Type.Object({
+    type: Type.Literal('image'),
+    url: Type.String({ maxLength: 20_000_000, description: 'http(s), or data:image/...;base64,' }),
+  }),
+  Type.Object({
+    type: Type.Literal('tool-call'),
+    id: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    input: Type.Unknown(),
+  }),
+  Type.Object({
+    type: Type.Literal('tool-result'),
+    id: Type.String({ minLength: 1, maxLength: 200 }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    output: Type.String({ maxLength: 1_000_000 }),
+    isError: Type.Optional(Type.Boolean()),
+  }),
+]);
+
+/**
+ * The generation's options, the same the OpenAI- and Anthropic-compatible routes take: a
+ * parameter the chosen provider cannot honour is a 400 naming it, before anything is called.
+ */
+const GenerationOptions = {
+  temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2, title: 'temperature' })),
+  topP: Type.Optional(Type.Number({ minimum: 0, maximum: 1, title: 'topP' })),
+  topK: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, title: 'topK' })),
+  stop: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), { maxItems: 16, title: 'stop' }),
+  ),
+  seed: Type.Optional(Type.Integer({ title: 'seed' })),
+  presencePenalty: Type.Optional(
+    Type.Number({ minimum: -2, maximum: 2, title: 'presencePenalty' }),
+  ),
+  frequencyPenalty: Type.Optional(
+    Type.Number({ minimum: -2, maximum: 2, title: 'frequencyPenalty' }),
+  ),
+  tools: Type.Optional(
+    Type.Array(
+      Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' }),
+        description: Type.Optional(Type.String({ maxLength: 100_000 })),
+        parameters: Type.Optional(
+          Type.Object({}, { additionalProperties: true, description: 'JSON schema of the input' }),
+        ),
+      }),
+      { maxItems: 128, title: 'tools' },
+    ),
+  ),
+  toolChoice: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal('auto'),
+        Type.Literal('none'),
+        Type.Literal('required'),
+        Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }),
+      ],
+      { title: 'toolChoice' },
+    ),
+  ),
+  responseFormat: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({ type: Type.Literal('text') }),
+        Type.Object({
+          type: Type.Literal('json'),
+          schema: Type.Optional(Type.Object({}, { additionalProperties: true })),
+          name: Type.Optional(Type.String({ maxLength: 200 })),
+          description: Type.Optional(Type.String({ maxLength: 10_000 })),
+        }),
+      ],
+      { title: 'responseFormat', description: 'JSON mode (no schema) or JSON schema output' },
+    ),
+  ),
+};
+
 export const ChatInputSchema = Type.Object({
   model: Type.Optional(ModelName),
   messages: Type.Array(
     Type.Object({
-      role: Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant')], {
-        title: 'role',
-      }),
-      content: Type.String({ maxLength: 1_000_000, title: 'content' }),
+      role: Type.Union(
+        [
+          Type.Literal('system'),
+          Type.Literal('user'),
+          Type.Literal('assistant'),
+          Type.Literal('tool'),
+        ],
+        { title: 'role' },
+      ),
+      content: Type.Union(
+        [Type.String({ maxLength: 1_000_000 }), Type.Array(Part, { minItems: 1, maxItems: 500 })],
+        {
+          title: 'content',
+          description:
+            'Text, or parts: text, image (user), tool-call (assistant), tool-result (tool)',
+        },
+      ),
     }),
     { minItems: 1, maxItems: 1000, title: 'messages' },
   ),
   maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, title: 'maxTokens' })),
+  ...GenerationOptions,
   providerId: Type.Optional(ProviderId),
   fallbacks: Type.Optional(Fallbacks),
 });
@@ -40,6 +132,18 @@ export const UsageSchema = Type.Object({
 
 export const ChatSchema = Type.Object({
   content: Type.String(),
+  toolCalls: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        input: Type.String({ description: 'The JSON the model wrote' }),
+      }),
+    ),
+  ),
+  finishReason: Type.Optional(
+    Type.String({ description: 'stop, length, tool-calls, content-filter, other' }),
+  ),
   model: Type.String(),
   usage: UsageSchema,
   requestId: Type.String({ description: 'The request log entry: GET /requests/:id' }),
@@ -48,6 +152,14 @@ export const ChatSchema = Type.Object({
 export const EmbedInputSchema = Type.Object({
   model: Type.Optional(ModelName),
   input: Type.String({ minLength: 1, maxLength: 1_000_000, title: 'input' }),
+  dimensions: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      title: 'dimensions',
+      description: 'OpenAI, OpenAI-compatible and Google providers; a 400 elsewhere',
+    }),
+  ),
   providerId: Type.Optional(ProviderId),
 });
 

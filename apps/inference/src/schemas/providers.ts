@@ -31,6 +31,16 @@ const BaseUrl = Type.String({
     "Base URL of the provider's API: its type's official API (the default) or one listed in INFERENCE_BASE_URLS; required for openai-compatible",
 });
 
+const Weight = Nullable(
+  Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    title: 'weight',
+    description:
+      "Load balancing: this provider's share of the calls routed by model name to its type, among the providers of that type with a weight (0: none by model name; null, the default: not balanced, the oldest provider of a type without weights serves). A provider failing a call (429, 5xx, overloaded, no answer) is skipped for INFERENCE_COOLDOWN_MS by every instance",
+  }),
+);
+
 export const ProviderSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -38,6 +48,7 @@ export const ProviderSchema = Type.Object({
   defaultModel: Type.String(),
   envVar: Nullable(Type.String(), { description: 'null for mock' }),
   baseUrl: Nullable(Type.String()),
+  weight: Weight,
   ...Stamps,
 });
 export type Provider = Static<typeof ProviderSchema>;
@@ -49,6 +60,7 @@ export const toProvider = (row: ProviderRow): Provider => ({
   defaultModel: row.default_model,
   envVar: row.env_var,
   baseUrl: row.base_url,
+  weight: row.weight,
   ...stamps(row.created_at, row.updated_at),
 });
 
@@ -58,6 +70,7 @@ export const ProviderInputSchema = Type.Object({
   defaultModel: Model,
   envVar: Type.Optional(Nullable(EnvVar)),
   baseUrl: Type.Optional(Nullable(BaseUrl)),
+  weight: Type.Optional(Weight),
 });
 
 export const ProviderUpdateSchema = Type.Object({
@@ -66,4 +79,5 @@ export const ProviderUpdateSchema = Type.Object({
   defaultModel: Type.Optional(Model),
   envVar: Type.Optional(Nullable(EnvVar)),
   baseUrl: Type.Optional(Nullable(BaseUrl)),
+  weight: Type.Optional(Weight),
 });

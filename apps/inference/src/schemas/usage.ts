@@ -25,6 +25,10 @@ export const RequestSchema = Type.Object({
     description:
       'Who made the call: an email, key:<name> for a team key; null for calls logged before ownership',
   }),
+  keyId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The platform API key that made the call (its id); null otherwise',
+  }),
+  cached: Type.Boolean({ description: 'Answered from the response cache: no provider, no cost' }),
   created: Type.String({ format: 'date-time' }),
 });
 
@@ -57,5 +61,7 @@ export const toRequest = (r: RequestRow) => ({
   requestId: r.request_id,
   app: r.app,
   createdBy: r.created_by,
+  keyId: r.key_id,
+  cached: r.cached,
   created: r.created_at.toISOString(),
 });

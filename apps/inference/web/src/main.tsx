@@ -1,5 +1,6 @@
 import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import './inference.css';
+import { KeysPage } from './keys';
 import { ModelsPage } from './models';
 import { PlaygroundPage } from './playground';
 import { providers } from './providers';
@@ -12,6 +13,7 @@ mountApp({
   nav: [
     { to: '/playground', label: 'Playground' },
     { to: '/usage', label: 'Usage' },
+    { to: '/keys', label: 'Keys' },
     { to: '/providers', label: 'Providers' },
     { to: '/models', label: 'Models' },
   ],
@@ -20,6 +22,7 @@ mountApp({
       <Route index element={<Navigate to="/playground" replace />} />
       <Route path="playground" element={<PlaygroundPage />} />
       <Route path="usage" element={<UsagePage />} />
+      <Route path="keys" element={<KeysPage />} />
       <Route path="requests/:id" element={<RequestPage />} />
       <Route path="models" element={<ModelsPage />} />
       {resourceRoutes(providers)}

@@ -85,6 +85,18 @@ export function UsagePage() {
           onChange={(v) => params.set('provider', v)}
           options={(providers.data ?? []).map((p) => p.name)}
         />
+        <FilterInput label="Key" value={params.get('key')} onChange={(v) => params.set('key', v)} />
+        <FilterInput label="App" value={params.get('app')} onChange={(v) => params.set('app', v)} />
+        <FilterInput
+          label="Caller"
+          value={params.get('caller')}
+          onChange={(v) => params.set('caller', v)}
+        />
+        <FilterInput
+          label="Model"
+          value={params.get('model')}
+          onChange={(v) => params.set('model', v)}
+        />
         <FilterInput
           label="Since"
           type="date"

@@ -52,7 +52,7 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
       // The gateway vouches for nobody: as if no credentials came (public routes only).
       return identity.kind === 'anonymous' ? undefined : identity;
     }
-    const apiKey = header(request, API_KEY_HEADER);
+    const apiKey = header(request, API_KEY_HEADER) ?? bearerKey(request);
     if (apiKey) {
       const identity = resolve ? await resolve({ apiKey }) : null;
       if (!identity) throw unauthorized('The API key is not valid: unknown, revoked or expired');
@@ -113,6 +113,22 @@ function publicRoute(request: FastifyRequest): boolean {
   const target = config?.proxiedTo && accessOfRoute(config.proxiedTo, request.method, request.url);
   if (target) return ruleOf(target.access) === 'public';
   return config?.public === true;
+}
+
+/**
+ * The key of `Authorization: Bearer <key>`, on a route whose access accepts it (`bearer: true`,
+ * its own or, proxied, the service's); undefined elsewhere, where the header means nothing.
+ */
+function bearerKey(request: FastifyRequest): string | undefined {
+  const value = header(request, 'authorization');
+  if (!value || !/^bearer /i.test(value)) return undefined;
+  const config = request.routeOptions.config;
+  const access =
+    config?.access ??
+    (config?.proxiedTo && accessOfRoute(config.proxiedTo, request.method, request.url)?.access);
+  if (!access || !access.bearer) return undefined;
+  const key = value.slice(7).trim();
+  return key === '' ? undefined : key;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

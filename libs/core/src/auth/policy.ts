@@ -50,6 +50,11 @@ export interface Access {
    * such resource (the handler then answers 404).
    */
   owner?: (request: FastifyRequest) => Promise<Ownership | undefined>;
+  /**
+   * The API key may also come as `Authorization: Bearer <key>` (what the OpenAI and Anthropic
+   * SDKs send): only routes that say so accept it; everywhere else the key is `X-API-Key`.
+   */
+  bearer?: boolean;
 }
 
 /** A declaration as the OpenAPI document carries it (`x-access`) and the README's table shows it. */

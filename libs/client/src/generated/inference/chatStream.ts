@@ -18,12 +18,80 @@ export interface operations {
                     /** messages */
                     messages: {
                         /** role */
-                        role: "system" | "user" | "assistant";
-                        /** content */
-                        content: string;
+                        role: "system" | "user" | "assistant" | "tool";
+                        /**
+                         * content
+                         * @description Text, or parts: text, image (user), tool-call (assistant), tool-result (tool)
+                         */
+                        content: string | ({
+                            /** @enum {string} */
+                            type: "text";
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "image";
+                            /** @description http(s), or data:image/...;base64, */
+                            url: string;
+                        } | {
+                            /** @enum {string} */
+                            type: "tool-call";
+                            id: string;
+                            name: string;
+                            input: unknown;
+                        } | {
+                            /** @enum {string} */
+                            type: "tool-result";
+                            id: string;
+                            name: string;
+                            output: string;
+                            isError?: boolean;
+                        })[];
                     }[];
                     /** maxTokens */
                     maxTokens?: number;
+                    /** temperature */
+                    temperature?: number;
+                    /** topP */
+                    topP?: number;
+                    /** topK */
+                    topK?: number;
+                    /** stop */
+                    stop?: string[];
+                    /** seed */
+                    seed?: number;
+                    /** presencePenalty */
+                    presencePenalty?: number;
+                    /** frequencyPenalty */
+                    frequencyPenalty?: number;
+                    /** tools */
+                    tools?: {
+                        name: string;
+                        description?: string;
+                        /** @description JSON schema of the input */
+                        parameters?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
+                    /** toolChoice */
+                    toolChoice?: "auto" | "none" | "required" | {
+                        name: string;
+                    };
+                    /**
+                     * responseFormat
+                     * @description JSON mode (no schema) or JSON schema output
+                     */
+                    responseFormat?: {
+                        /** @enum {string} */
+                        type: "text";
+                    } | {
+                        /** @enum {string} */
+                        type: "json";
+                        schema?: {
+                            [key: string]: unknown;
+                        };
+                        name?: string;
+                        description?: string;
+                    };
                     /**
                      * providerId
                      * @description Provider id or name; default: chosen from the model name (spec 4.10)
@@ -49,6 +117,14 @@ export interface operations {
                         success: true;
                         data: {
                             content: string;
+                            toolCalls?: {
+                                id: string;
+                                name: string;
+                                /** @description The JSON the model wrote */
+                                input: string;
+                            }[];
+                            /** @description stop, length, tool-calls, content-filter, other */
+                            finishReason?: string;
                             model: string;
                             usage: {
                                 inputTokens: number;

@@ -30,6 +30,11 @@ export interface operations {
                             envVar: string | null;
                             baseUrl: string | null;
                             /**
+                             * weight
+                             * @description Load balancing: this provider's share of the calls routed by model name to its type, among the providers of that type with a weight (0: none by model name; null, the default: not balanced, the oldest provider of a type without weights serves). A provider failing a call (429, 5xx, overloaded, no answer) is skipped for INFERENCE_COOLDOWN_MS by every instance
+                             */
+                            weight: number | null;
+                            /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds
                              */

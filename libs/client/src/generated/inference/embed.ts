@@ -18,6 +18,11 @@ export interface operations {
                     /** input */
                     input: string;
                     /**
+                     * dimensions
+                     * @description OpenAI, OpenAI-compatible and Google providers; a 400 elsewhere
+                     */
+                    dimensions?: number;
+                    /**
                      * providerId
                      * @description Provider id or name; default: chosen from the model name (spec 4.10)
                      */

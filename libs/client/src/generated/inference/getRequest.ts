@@ -43,6 +43,10 @@ export interface operations {
                             app: string | null;
                             /** @description Who made the call: an email, key:<name> for a team key; null for calls logged before ownership */
                             createdBy: string | null;
+                            /** @description The platform API key that made the call (its id); null otherwise */
+                            keyId: string | null;
+                            /** @description Answered from the response cache: no provider, no cost */
+                            cached: boolean;
                             /** Format: date-time */
                             created: string;
                         };

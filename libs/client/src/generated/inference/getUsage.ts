@@ -5,6 +5,14 @@ export interface operations {
             query?: {
                 /** @description Provider id or name */
                 provider?: string;
+                /** @description The API key id that made them */
+                key?: string;
+                /** @description The sandbox app charged */
+                app?: string;
+                /** @description Who made them, as createdBy says (any case) */
+                caller?: string;
+                /** @description The model as named (any case) */
+                model?: string;
                 /** @description Requests at or after: a date (YYYY-MM-DD) or an ISO 8601 timestamp */
                 since?: string;
                 /** @description Requests at or before: a date (YYYY-MM-DD) or an ISO 8601 timestamp */
@@ -60,6 +68,10 @@ export interface operations {
                                 app: string | null;
                                 /** @description Who made the call: an email, key:<name> for a team key; null for calls logged before ownership */
                                 createdBy: string | null;
+                                /** @description The platform API key that made the call (its id); null otherwise */
+                                keyId: string | null;
+                                /** @description Answered from the response cache: no provider, no cost */
+                                cached: boolean;
                                 /** Format: date-time */
                                 created: string;
                             }[];

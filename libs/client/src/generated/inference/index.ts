@@ -14,6 +14,15 @@ import type { operations as GenerateImages } from './generateImages.js';
 import type { operations as Transcribe } from './transcribe.js';
 import type { operations as GetUsage } from './getUsage.js';
 import type { operations as GetRequest } from './getRequest.js';
+import type { operations as SetKeyLimits } from './setKeyLimits.js';
+import type { operations as GetKeyUsage } from './getKeyUsage.js';
+import type { operations as OpenaiChatCompletions } from './openaiChatCompletions.js';
+import type { operations as OpenaiListModels } from './openaiListModels.js';
+import type { operations as OpenaiEmbeddings } from './openaiEmbeddings.js';
+import type { operations as OpenaiImageGenerations } from './openaiImageGenerations.js';
+import type { operations as OpenaiTranscriptions } from './openaiTranscriptions.js';
+import type { operations as AnthropicMessages } from './anthropicMessages.js';
+import type { operations as AnthropicCountTokens } from './anthropicCountTokens.js';
 
 export type operations = Health &
   ListProviders &
@@ -29,7 +38,16 @@ export type operations = Health &
   GenerateImages &
   Transcribe &
   GetUsage &
-  GetRequest;
+  GetRequest &
+  SetKeyLimits &
+  GetKeyUsage &
+  OpenaiChatCompletions &
+  OpenaiListModels &
+  OpenaiEmbeddings &
+  OpenaiImageGenerations &
+  OpenaiTranscriptions &
+  AnthropicMessages &
+  AnthropicCountTokens;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/inference/healthz'],
@@ -47,6 +65,15 @@ export const OPERATIONS = {
   transcribe: ['POST', '/api/v1/inference/transcribe'],
   getUsage: ['GET', '/api/v1/inference/usage'],
   getRequest: ['GET', '/api/v1/inference/requests/{id}'],
+  setKeyLimits: ['PUT', '/api/v1/inference/keys/{keyId}/limits'],
+  getKeyUsage: ['GET', '/api/v1/inference/keys/{keyId}/usage'],
+  openaiChatCompletions: ['POST', '/api/v1/inference/openai/v1/chat/completions'],
+  openaiListModels: ['GET', '/api/v1/inference/openai/v1/models'],
+  openaiEmbeddings: ['POST', '/api/v1/inference/openai/v1/embeddings'],
+  openaiImageGenerations: ['POST', '/api/v1/inference/openai/v1/images/generations'],
+  openaiTranscriptions: ['POST', '/api/v1/inference/openai/v1/audio/transcriptions'],
+  anthropicMessages: ['POST', '/api/v1/inference/anthropic/v1/messages'],
+  anthropicCountTokens: ['POST', '/api/v1/inference/anthropic/v1/messages/count_tokens'],
 } as const;
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
@@ -66,4 +93,13 @@ export const ACCESS = {
   transcribe: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
   getUsage: {"resource":"inference.request","action":"read","rule":"viewer","scope":"inference:read"},
   getRequest: {"resource":"inference.request","action":"read","rule":"owner","scope":"inference:read"},
+  setKeyLimits: {"resource":"inference.key","action":"update","rule":"owner","scope":"inference:write"},
+  getKeyUsage: {"resource":"inference.key","action":"read","rule":"owner","scope":"inference:read"},
+  openaiChatCompletions: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  openaiListModels: {"resource":"inference.model","action":"read","rule":"viewer","scope":"inference:invoke"},
+  openaiEmbeddings: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  openaiImageGenerations: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  openaiTranscriptions: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  anthropicMessages: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
+  anthropicCountTokens: {"resource":"inference.model","action":"invoke","rule":"member","scope":"inference:invoke"},
 } as const;
