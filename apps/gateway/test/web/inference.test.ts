@@ -126,6 +126,41 @@ describe('inference usage', () => {
   });
 });
 
+describe('inference keys', () => {
+  it("shows a key's usage and saves its limits, refusing a bad one beside its field", async () => {
+    const key = await web.client.passport.createKey({
+      body: { name: 'web-limited', scopes: ['inference:invoke'] },
+    });
+    const webPage = await web.open('/inference/keys');
+    const { page } = webPage;
+    await page.getByRole('searchbox', { name: 'Key id or name' }).fill('web-limited');
+    const usage = page.getByLabel('Key usage');
+    await usage.getByText('No budget').waitFor();
+    await expectCleanPage(webPage, 'inference-keys');
+
+    const form = page.getByRole('form', { name: 'Limits' });
+    await form.getByLabel('Requests per minute').fill('0');
+    await form.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByText(/rpm/).first().waitFor();
+    expect((await web.client.inference.getKeyUsage({ path: { keyId: key.id } })).limits).toBeNull();
+
+    await form.getByLabel('Requests per minute').fill('30');
+    await form.getByLabel('Budget (micro-dollars)').fill('2000000');
+    await form.getByLabel('Budget period').selectOption('day');
+    await form.getByLabel('Allowed models').fill('mock-1, mock-2');
+    await form.getByRole('button', { name: 'Save limits' }).click();
+    await usage.getByText(/of \$2(\.00)? until/).waitFor();
+    expect(
+      (await web.client.inference.getKeyUsage({ path: { keyId: 'web-limited' } })).limits,
+    ).toMatchObject({
+      rpm: 30,
+      budgetMicros: 2_000_000,
+      period: 'day',
+      models: ['mock-1', 'mock-2'],
+    });
+  });
+});
+
 describe('inference providers and models', () => {
   it('creates, edits and deletes a provider through the forms', async () => {
     const webPage = await web.open('/inference/providers');
