@@ -1,41 +1,9 @@
-import OpenAI from 'openai';
-import { compatGateway, json, sse } from './fakes';
+import { json, sse } from './fakes';
+import { completion, weather, useOpenAiApi } from './openai-fixtures';
 
 // The official `openai` package against models of other providers: a local server speaking
 // Anthropic's, Gemini's and OpenRouter's wire formats behind the OpenAI-compatible API.
-let t: Awaited<ReturnType<typeof compatGateway>>;
-let client: OpenAI;
-beforeEach(async () => {
-  t = await compatGateway([
-    ['oa', 'openai', 'gpt-4o'],
-    ['ant', 'anthropic', 'claude-sonnet-4-6'],
-    ['gem', 'google', 'gemini-2.5-flash'],
-    ['or', 'openrouter', 'openai/gpt-4o'],
-  ]);
-  client = new OpenAI({ apiKey: 'pk-invoke', baseURL: `${t.gw.base}/openai/v1`, maxRetries: 0 });
-});
-afterEach(() => t.close());
-
-const completion = (message: object, finish: string, usage = [9, 4]) => ({
-  id: 'chatcmpl-up',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o',
-  choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
-  usage: {
-    prompt_tokens: usage[0],
-    completion_tokens: usage[1],
-    total_tokens: usage[0] + usage[1],
-  },
-});
-const weather = {
-  type: 'function' as const,
-  function: {
-    name: 'get_weather',
-    description: 'The weather in a city',
-    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  },
-};
+const { t, client: openai } = useOpenAiApi();
 
 describe('any model behind the OpenAI API', () => {
   it('calls a claude model in Anthropic format, a streamed tool_use coming back as tool_calls', async () => {
@@ -81,8 +49,8 @@ describe('any model behind the OpenAI API', () => {
         { named: true },
       ),
     );
-    const final = await client.chat.completions
-      .stream({
+    const final = await openai()
+      .chat.completions.stream({
         model: 'claude-sonnet-4-6',
         messages: [
           { role: 'system', content: 'Use tools.' },
@@ -124,7 +92,7 @@ describe('any model behind the OpenAI API', () => {
       }),
     );
     const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
-    const gem = await client.chat.completions.create({
+    const gem = await openai().chat.completions.create({
       model: 'gemini-2.5-flash',
       messages: [{ role: 'user', content: 'One' }],
       response_format: { type: 'json_schema', json_schema: { name: 'count', schema } },
@@ -144,7 +112,7 @@ describe('any model behind the OpenAI API', () => {
         provider: 'Anthropic',
       }),
     );
-    const or = await client.chat.completions.create({
+    const or = await openai().chat.completions.create({
       model: 'or/anthropic/claude-3.5-haiku',
       messages: [{ role: 'user', content: 'Hi' }],
     });

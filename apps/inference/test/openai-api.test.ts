@@ -1,46 +1,15 @@
-import OpenAI from 'openai';
-import { compatGateway, json, openAiChunks, sse } from './fakes';
+import type OpenAI from 'openai';
+import { json, openAiChunks, sse } from './fakes';
+import { completion, weather, useOpenAiApi } from './openai-fixtures';
 
 // The official `openai` package, unmodified, pointed at the platform's OpenAI-compatible API with
 // a platform key as its Bearer token; behind it a local server speaking OpenAI's wire format.
-let t: Awaited<ReturnType<typeof compatGateway>>;
-let client: OpenAI;
-beforeEach(async () => {
-  t = await compatGateway([
-    ['oa', 'openai', 'gpt-4o'],
-    ['ant', 'anthropic', 'claude-sonnet-4-6'],
-    ['gem', 'google', 'gemini-2.5-flash'],
-    ['or', 'openrouter', 'openai/gpt-4o'],
-  ]);
-  client = new OpenAI({ apiKey: 'pk-invoke', baseURL: `${t.gw.base}/openai/v1`, maxRetries: 0 });
-});
-afterEach(() => t.close());
-
-const completion = (message: object, finish: string, usage = [9, 4]) => ({
-  id: 'chatcmpl-up',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o',
-  choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
-  usage: {
-    prompt_tokens: usage[0],
-    completion_tokens: usage[1],
-    total_tokens: usage[0] + usage[1],
-  },
-});
-const weather = {
-  type: 'function' as const,
-  function: {
-    name: 'get_weather',
-    description: 'The weather in a city',
-    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
-  },
-};
+const { t, client: openai } = useOpenAiApi();
 
 describe('chat completions against OpenAI', () => {
   it('answers with the exact usage, translating system, images, tools, tool results and options', async () => {
     t.fake.next(json(200, completion({ content: 'Sunny in Paris.' }, 'stop')));
-    const res = await client.chat.completions.create({
+    const res = await openai().chat.completions.create({
       model: 'gpt-4o',
       messages: [
         { role: 'system', content: 'Be brief.' },
@@ -163,7 +132,7 @@ describe('chat completions against OpenAI', () => {
         { done: true, pauseMs: 5 },
       ),
     );
-    const stream = client.chat.completions.stream({
+    const stream = openai().chat.completions.stream({
       model: 'gpt-4o',
       messages: [{ role: 'user', content: 'Weather in Oslo?' }],
       tools: [weather],
