@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { anthropicError, compatGateway, failure as failed } from './fakes';
+import { anthropicError } from './fakes';
+import { compatGateway, failure as failed } from './compat';
 
 // Errors in Anthropic's shape, as the official `@anthropic-ai/sdk` reads them.
 let t: Awaited<ReturnType<typeof compatGateway>>;

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { compatGateway, failure as failed, json, sse } from './fakes';
+import { json, sse } from './fakes';
+import { compatGateway, failure as failed } from './compat';
 
 // The official `@anthropic-ai/sdk`, unmodified, pointed at the platform's Anthropic-compatible
 // API with a platform key in x-api-key (as it sends it) or as a Bearer token (authToken); behind

@@ -1,5 +1,6 @@
 import OpenAI, { toFile } from 'openai';
-import { anthropicError, compatGateway, failure as failed, json, openAiError } from './fakes';
+import { anthropicError, json, openAiError } from './fakes';
+import { compatGateway, failure as failed } from './compat';
 
 // Errors, embeddings, models, images and transcription through the official `openai` package.
 let t: Awaited<ReturnType<typeof compatGateway>>;

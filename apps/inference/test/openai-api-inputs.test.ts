@@ -1,4 +1,4 @@
-import { compatGateway } from './fakes';
+import { compatGateway } from './compat';
 
 // Malformed requests on every compatible route: an error in the client's shape, never a 5xx, and
 // no provider is called.

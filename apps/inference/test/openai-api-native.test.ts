@@ -1,4 +1,5 @@
-import { compatGateway, json, readEvents, sse } from './fakes';
+import { json, readEvents, sse } from './fakes';
+import { compatGateway } from './compat';
 
 // The native /chat, /chat/stream and /embed take the options the compatible APIs take, under
 // their own names, with the same 400 for what the provider cannot honour.

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { useService } from '@platform/testing';
-import { compatGateway } from './fakes';
+import { compatGateway } from './compat';
 
 /**
  * For each test: the service (a stand-in passport in front) with OpenAI, Anthropic, Gemini and
