@@ -1,43 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
-import { onceFor } from '@platform/core';
 import { fromPGlite, openDatabase, PGLITE_EXTENSIONS, type PlatformDatabase } from '@platform/db';
-import { restore, snapshot, type Snapshot } from './snapshot';
+import { adminQuery, testDatabaseServer, type TestDatabaseServer } from './database-server.js';
+import { keyOf, type DatabasePreset } from './presets.js';
+import { restore, snapshot, type Snapshot } from './snapshot.js';
 
-/**
- * What a test database holds when the test gets it: what `prepare` made of an empty database
- * (the migrations of a whole gateway, say), made once per machine and copied for each test.
- * `sources`, files or folders (those absent are passed over), are what `prepare` runs: the copy
- * is made again whenever one of them changes.
- */
-export interface DatabasePreset {
-  name: string;
-  sources: readonly string[];
-  prepare(db: PlatformDatabase): Promise<unknown>;
-}
-
-const keys = new WeakMap<DatabasePreset, Promise<string>>();
-
-/** The files a source names: itself, those in it when it is a folder, none when it is absent. */
-async function filesOf(source: string): Promise<string[]> {
-  const found = await stat(source).catch(() => undefined);
-  if (!found?.isDirectory()) return found ? [source] : [];
-  const entries = await readdir(source, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
-
-/** The preset's name and a digest of its sources' contents. */
-const keyOf = (preset: DatabasePreset): Promise<string> =>
-  onceFor(keys, preset, async () => {
-    const digest = createHash('sha256');
-    const files = (await Promise.all(preset.sources.map(filesOf))).flat().sort();
-    for (const file of files) digest.update(file).update(await readFile(file));
-    return `${preset.name}-${digest.digest('hex').slice(0, 16)}`;
-  });
+export type { DatabasePreset } from './presets.js';
+export { testDatabaseServer } from './database-server.js';
 
 /**
  * The file holding a database's data directory, for this PGlite build, these extensions and this
@@ -200,88 +171,6 @@ function released(db: PlatformDatabase, then: () => Promise<void>): PlatformData
     },
   };
 }
-
-interface TestDatabaseServer {
-  url: string;
-  drop(): Promise<void>;
-}
-
-/**
- * With DATABASE_URL set: a new database on that server (empty, or as the preset makes it), for a
- * test or a process a test starts. Without it: undefined (such a process gets a DATA_DIR of its
- * own instead).
- */
-export async function testDatabaseServer(
-  preset?: DatabasePreset,
-): Promise<TestDatabaseServer | undefined> {
-  const url = process.env.DATABASE_URL;
-  if (!url) return undefined;
-  const template = preset ? await templateDatabase(url, preset) : undefined;
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(url, `create database ${name}${template ? ` template ${template}` : ''}`);
-  return {
-    url: databaseUrl(url, name),
-    drop: () => adminQuery(url, `drop database if exists ${name} with (force)`),
-  };
-}
-
-function databaseUrl(url: string, name: string) {
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
-/**
- * The database the preset makes, on the server of `url`, to copy (`create database ... template`):
- * made once per server and preset key. Made under a name of its own, then renamed, so that test
- * processes making it at once never copy one half made.
- */
-async function templateDatabase(url: string, preset: DatabasePreset) {
-  const name = `platform_template_${(await keyOf(preset)).replace(/-/g, '_')}`;
-  const exists = () =>
-    withClient(url, (admin) =>
-      admin.query('select 1 from pg_database where datname = $1', [name]),
-    ).then((result) => result.rowCount === 1);
-  if (await exists()) return name;
-  const partial = `${name}_${process.pid}`;
-  await adminQuery(url, `create database ${partial}`);
-  const db = await openDatabase({ url: databaseUrl(url, partial), poolSize: 1 });
-  try {
-    await preset.prepare(db);
-  } catch (error) {
-    // A preset that fails leaves no half-made database behind.
-    await db.close();
-    await adminQuery(url, `drop database if exists ${partial} with (force)`);
-    throw error;
-  }
-  await db.close();
-  // The server may still be ending the session just closed: a rename waits for it to go.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await adminQuery(url, `alter database ${partial} rename to ${name}`);
-      return name;
-    } catch (error) {
-      if (await exists()) break; // another process made it first
-      if (attempt === 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  await adminQuery(url, `drop database if exists ${partial} with (force)`);
-  return name;
-}
-
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
-
-const adminQuery = (url: string, statement: string) =>
-  withClient(url, async (admin) => void (await admin.query(statement)));
 
 /**
  * Two handles on one database, as two instances of a service have: on PostgreSQL two pools (a
