@@ -223,8 +223,13 @@ describe('changing categories: their creator, their team and admins', () => {
     const mine = (await as(owner).post('/categories', { name: 'Compute' })).body.data;
     await as(admin).put(`/categories/${mine.id}`, { team: 'payments' });
     const before = await readBack('/categories/compute');
-    // A stranger's category named like the owner's id must not make the id theirs.
-    const decoy = await as(stranger).post('/categories', { name: mine.id.toLowerCase() });
+    // A stranger's category named like the owner's id must not make the id theirs. The name is
+    // the id with its letters' case swapped: never the id itself (ids are case-sensitive, and an
+    // all-lowercase id lowercased would be), yet the same name to the case-blind name lookup.
+    const swapped = [...mine.id].map((c) =>
+      c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase(),
+    );
+    const decoy = await as(stranger).post('/categories', { name: swapped.join('') });
     expect(decoy.status).toBe(201);
     for (const path of [`/categories/${mine.id}`, '/categories/COMPUTE']) {
       for (const res of [
