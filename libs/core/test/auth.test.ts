@@ -10,6 +10,7 @@ import {
   verifyIdentity,
   type App,
   type Identity,
+  type KeySource,
 } from '../src/index';
 
 const SECRET = 'a-session-secret-of-at-least-32-characters';
@@ -104,6 +105,12 @@ describe('the authentication hook', () => {
     app.get('/api/who', async (request) => request.identity);
     app.get('/page', async (request) => request.identity);
     app.get('/api/open', { config: { public: true } }, async (request) => request.identity);
+    const from = (...keyFrom: KeySource[]) => ({
+      config: { access: { resource: 'test.thing', action: 'read' as const, keyFrom } },
+    });
+    app.get('/api/bearer', from('bearer'), async (request) => request.identity);
+    app.get('/api/basic-user', from('basic-user'), async (request) => request.identity);
+    app.get('/api/basic-password', from('basic-password'), async (request) => request.identity);
     await app.ready();
   });
   afterAll(() => app.close());
@@ -145,6 +152,29 @@ describe('the authentication hook', () => {
     const res = await get('/api/who', headers);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message } });
+  });
+
+  it('takes the key from the Authorization header only in the forms the route accepts', async () => {
+    const basic = (user: string, password: string) =>
+      `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    const who = async (url: string, authorization: string) => {
+      const res = await get(url, { authorization });
+      return res.statusCode === 200 ? res.json().kind : res.statusCode;
+    };
+    expect(await who('/api/bearer', 'Bearer good-key')).toBe('key');
+    expect(await who('/api/bearer', 'bearer  good-key ')).toBe('key');
+    expect(await who('/api/bearer', basic('good-key', ''))).toBe(401);
+    expect(await who('/api/basic-user', basic('good-key', ''))).toBe('key');
+    expect(await who('/api/basic-user', basic('good-key', 'anything'))).toBe('key');
+    expect(await who('/api/basic-user', 'Bearer good-key')).toBe(401);
+    expect(await who('/api/basic-password', basic('any-name', 'good-key'))).toBe('key');
+    expect(await who('/api/basic-password', basic('good-key', ''))).toBe(401);
+    expect(await who('/api/basic-password', basic('x', 'bad-key'))).toBe(401);
+    // Elsewhere the header means nothing: no key, so a 401 asking for one.
+    expect(await who('/api/who', 'Bearer good-key')).toBe(401);
+    expect(await who('/api/who', basic('x', 'good-key'))).toBe(401);
+    const bad = await get('/api/basic-password', { authorization: basic('x', 'bad-key') });
+    expect(bad.json().error.message).toBe('The API key is not valid: unknown, revoked or expired');
   });
 
   it('sends pages to sign in and back, and answers public routes to anyone', async () => {

@@ -8,7 +8,7 @@ import {
   type Identity,
 } from './identity.js';
 import { accessOfRoute } from './authorize.js';
-import { ruleOf } from './policy.js';
+import { ruleOf, type KeySource } from './policy.js';
 import type { AuthSettings } from './settings.js';
 import { verifyIdentity } from './tokens.js';
 
@@ -52,7 +52,7 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
       // The gateway vouches for nobody: as if no credentials came (public routes only).
       return identity.kind === 'anonymous' ? undefined : identity;
     }
-    const apiKey = header(request, API_KEY_HEADER) ?? bearerKey(request);
+    const apiKey = header(request, API_KEY_HEADER) ?? authorizationKey(request);
     if (apiKey) {
       const identity = resolve ? await resolve({ apiKey }) : null;
       if (!identity) throw unauthorized('The API key is not valid: unknown, revoked or expired');
@@ -116,19 +116,29 @@ function publicRoute(request: FastifyRequest): boolean {
 }
 
 /**
- * The key of `Authorization: Bearer <key>`, on a route whose access accepts it (`bearer: true`,
- * its own or, proxied, the service's); undefined elsewhere, where the header means nothing.
+ * The key the `Authorization` header carries, in a form the route accepts (`keyFrom`, its own or,
+ * proxied, the service's): `Bearer <key>`, or HTTP Basic with the key as user or as password;
+ * undefined elsewhere, where the header means nothing.
  */
-function bearerKey(request: FastifyRequest): string | undefined {
+function authorizationKey(request: FastifyRequest): string | undefined {
   const value = header(request, 'authorization');
-  if (!value || !/^bearer /i.test(value)) return undefined;
+  const scheme = value?.match(/^(bearer|basic) +(\S+)\s*$/i);
+  if (!scheme) return undefined;
   const config = request.routeOptions.config;
   const access =
     config?.access ??
     (config?.proxiedTo && accessOfRoute(config.proxiedTo, request.method, request.url)?.access);
-  if (!access || !access.bearer) return undefined;
-  const key = value.slice(7).trim();
-  return key === '' ? undefined : key;
+  const accepts = (source: KeySource) => access?.keyFrom?.includes(source) === true;
+  const [, kind, token] = scheme;
+  if (kind.toLowerCase() === 'bearer') return accepts('bearer') ? token : undefined;
+  const decoded = Buffer.from(token, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const [user, password] =
+    colon < 0 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+  const key =
+    (accepts('basic-password') && password !== '' ? password : undefined) ??
+    (accepts('basic-user') && user !== '' ? user : undefined);
+  return key;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -51,11 +51,18 @@ export interface Access {
    */
   owner?: (request: FastifyRequest) => Promise<Ownership | undefined>;
   /**
-   * The API key may also come as `Authorization: Bearer <key>` (what the OpenAI and Anthropic
-   * SDKs send): only routes that say so accept it; everywhere else the key is `X-API-Key`.
+   * Where else the API key may come from, for clients that cannot send `X-API-Key`: only routes
+   * that say so accept these; everywhere else the key is `X-API-Key` alone.
+   * - `bearer`: `Authorization: Bearer <key>` (the OpenAI and Anthropic SDKs);
+   * - `basic-user`: HTTP Basic, the key as the user name, any password (Segment's write key);
+   * - `basic-password`: HTTP Basic, the key as the password, any user name (git, as Gitea and
+   *   GitHub take tokens).
    */
-  bearer?: boolean;
+  keyFrom?: ReadonlyArray<KeySource>;
 }
+
+/** The places besides `X-API-Key` a route may take the API key from (see Access.keyFrom). */
+export type KeySource = 'bearer' | 'basic-user' | 'basic-password';
 
 /** A declaration as the OpenAPI document carries it (`x-access`) and the README's table shows it. */
 export interface AccessDocument {

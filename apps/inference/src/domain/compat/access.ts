@@ -3,16 +3,16 @@ import { INVOKE } from '../calls.js';
 
 /**
  * The compatible routes take the platform key as the SDKs send it, `Authorization: Bearer <key>`
- * as well as `X-API-Key` (libs/core: `bearer`), and need the scope of every call, inference:invoke.
+ * as well as `X-API-Key` (libs/core: `keyFrom`), and need the scope of every call, inference:invoke.
  */
-export const COMPAT_INVOKE: Access = { ...INVOKE, bearer: true };
+export const COMPAT_INVOKE: Access = { ...INVOKE, keyFrom: ['bearer'] };
 /** Listing models is part of using them: the invoke scope suffices, and any signed-in caller. */
 export const COMPAT_LIST: Access = {
   resource: 'inference.model',
   action: 'read',
   rule: 'viewer',
   scope: 'inference:invoke',
-  bearer: true,
+  keyFrom: ['bearer'],
 };
 
 export const OPENAI_TAG = 'OpenAI-compatible';
