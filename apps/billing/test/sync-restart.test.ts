@@ -1,17 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { INTERRUPTED } from '@platform/core';
 import { openDatabase, sql, type PlatformDatabase } from '@platform/db';
 import {
   jsonApi,
+  migratedService,
+  processStorage,
   serviceUnderTest,
   sleep,
   startProcess,
-  testDatabaseServer,
   type ServiceUnderTest,
 } from '@platform/testing';
 import { UPLOAD_CUT_SHORT } from '../src/domain/adapters/focus-upload';
@@ -55,19 +54,17 @@ async function slowProvider(delayMs: number) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls: () => calls };
 }
 
-/** A database for processes: a new PostgreSQL database, or a PGlite data directory. */
+/** A database for processes, migrated already: a new PostgreSQL database, or a PGlite data directory. */
 async function storage(): Promise<{
   env: Record<string, string>;
   open(): Promise<PlatformDatabase>;
 }> {
-  const server = await testDatabaseServer();
-  if (server) {
-    cleanups.push(server.drop);
-    return { env: { DATABASE_URL: server.url }, open: () => openDatabase({ url: server.url }) };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'billing-restart-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return { env: { DATA_DIR: dir }, open: () => openDatabase({ dataDir: dir }) };
+  const made = await processStorage(migratedService(billing));
+  cleanups.push(made.remove);
+  return {
+    env: made.env,
+    open: () => openDatabase({ url: made.env.DATABASE_URL, dataDir: made.dataDir }),
+  };
 }
 
 async function call(method: 'GET' | 'POST', url: string, body?: unknown) {

@@ -1,11 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { request } from 'undici';
-import { startProcess, testDatabaseServer } from '@platform/testing';
+import {
+  migratedService,
+  processStorage,
+  startProcess,
+  type DatabasePreset,
+} from '@platform/testing';
+import { pulse as pulseService } from '@platform/pulse';
 import { SERVICES } from '../src/index';
+import { migratedFor } from './helpers';
 
 // The built entry points, as `npm start` and the containers run them (`npm test` builds first).
 // Each test starts processes that open and migrate embedded databases (several seconds each on a
@@ -15,23 +20,18 @@ const gatewayMain = join(root, 'apps/gateway/dist/main.js');
 const pulseMain = join(root, 'apps/pulse/dist/main.js');
 const migrateMain = join(root, 'apps/gateway/dist/migrate.js');
 
-const dirs: string[] = [];
-const drops: Array<() => Promise<void>> = [];
-afterAll(async () => {
-  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
-  await Promise.all(drops.map((drop) => drop()));
-});
+const removals: Array<() => Promise<void>> = [];
+afterAll(() => Promise.all(removals.map((remove) => remove())));
 
-/** A database of its own for a process: a new Postgres database, or a PGlite data directory. */
-async function storage(): Promise<Record<string, string>> {
-  const server = await testDatabaseServer();
-  if (server) {
-    drops.push(server.drop);
-    return { DATABASE_URL: server.url };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'platform-e2e-'));
-  dirs.push(dir);
-  return { DATA_DIR: dir };
+/**
+ * A database of its own for a process: a new Postgres database, or a PGlite data directory; with
+ * every migration run already when a preset is given (the restart and proxy tests are not about
+ * migrating: the migrate test is).
+ */
+async function storage(preset?: DatabasePreset): Promise<Record<string, string>> {
+  const made = await processStorage(preset);
+  removals.push(made.remove);
+  return made.env;
 }
 
 async function json(method: 'GET' | 'POST', url: string, body?: unknown) {
@@ -44,7 +44,7 @@ async function json(method: 'GET' | 'POST', url: string, body?: unknown) {
 }
 
 it('starts the gateway, keeps acknowledged data across a restart, and stops cleanly on SIGTERM', async () => {
-  const env = await storage();
+  const env = await storage(migratedFor(SERVICES));
   const first = await startProcess(gatewayMain, env);
   const created = await json('POST', `${first.url}/api/v1/pulse/events`, {
     name: 'persisted',
@@ -64,9 +64,9 @@ it('starts the gateway, keeps acknowledged data across a restart, and stops clea
 }, 90_000);
 
 it('proxies to a standalone pulse process, and serves in-process once that process is gone', async () => {
-  const pulse = await startProcess(pulseMain, await storage());
+  const pulse = await startProcess(pulseMain, await storage(migratedService(pulseService)));
   const gateway = await startProcess(gatewayMain, {
-    ...(await storage()),
+    ...(await storage(migratedFor(SERVICES))),
     PULSE_PROXY_URL: pulse.url,
   });
   try {

@@ -1,10 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, sql } from '@platform/db';
-import { eventually, startLoad, startProcess, testDatabaseServer } from '@platform/testing';
+import {
+  eventually,
+  processStorage,
+  startLoad,
+  startProcess,
+  type ProcessStorage,
+} from '@platform/testing';
+import { SERVICES } from '../src/index';
+import { migratedFor } from './helpers';
 
 // SIGTERM to a gateway process under a load of writes (pulse events, and audit events through the
 // ledger's group-commit appender): it stops accepting, answers every request it had read, drains,
@@ -12,16 +18,10 @@ import { eventually, startLoad, startProcess, testDatabaseServer } from '@platfo
 
 const gatewayMain = join(__dirname, '..', 'dist', 'main.js');
 
-let storage: { env: Record<string, string>; remove(): Promise<void> };
+let storage: ProcessStorage;
 beforeAll(async () => {
-  const server = await testDatabaseServer();
-  if (server) {
-    storage = { env: { DATABASE_URL: server.url }, remove: server.drop };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'platform-shutdown-'));
-    storage = { env: { DATA_DIR: dir }, remove: async () => rmSync(dir, { recursive: true }) };
-  }
-});
+  storage = await processStorage(migratedFor(SERVICES));
+}, 60_000);
 afterAll(() => storage.remove());
 
 it('drains on SIGTERM under load: no answer cut off, no acknowledged write lost', async () => {

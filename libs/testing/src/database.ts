@@ -36,9 +36,8 @@ async function removeOlderDumps(current: string) {
 /** The dumps this test file read, by preset key ('' for the empty database). */
 const dumps = new Map<string, Promise<Blob | undefined>>();
 
-/** A new PGlite holding the preset's database (empty without one): from its dump, else made. */
-async function newPGlite(preset?: DatabasePreset): Promise<PGlite> {
-  const key = preset ? await keyOf(preset) : '';
+/** The dump of the preset's database (key '' for the empty one), undefined until one is made. */
+async function readDump(key: string): Promise<Blob | undefined> {
   const file = await dumpFile(key);
   if (!dumps.has(key))
     dumps.set(
@@ -48,7 +47,23 @@ async function newPGlite(preset?: DatabasePreset): Promise<PGlite> {
         () => undefined,
       ),
     );
-  const loadDataDir = await dumps.get(key);
+  return dumps.get(key);
+}
+
+/** The dump of the preset's database (the empty one without a preset): read, else made. */
+export async function dumpOf(preset?: DatabasePreset): Promise<Blob> {
+  const key = preset ? await keyOf(preset) : '';
+  const read = await readDump(key);
+  if (read) return read;
+  await (await newPGlite(preset)).close();
+  return (await dumps.get(key))!;
+}
+
+/** A new PGlite holding the preset's database (empty without one): from its dump, else made. */
+async function newPGlite(preset?: DatabasePreset): Promise<PGlite> {
+  const key = preset ? await keyOf(preset) : '';
+  const file = await dumpFile(key);
+  const loadDataDir = await readDump(key);
   if (loadDataDir)
     return PGlite.create('memory://', { extensions: PGLITE_EXTENSIONS, loadDataDir });
   const pglite = preset

@@ -6,9 +6,11 @@ export {
   type DatabasePreset,
 } from './database.js';
 export { startProcess, type RunningProcess, type ProcessOptions } from './process.js';
+export { processStorage, type ProcessStorage } from './process-storage.js';
 export { startPostgres, sharedPostgres, type PostgresServer } from './postgres.js';
 export {
   serviceUnderTest,
+  migratedService,
   jsonApi,
   listen,
   deadUrl,
