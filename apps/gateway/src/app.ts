@@ -1,11 +1,13 @@
 import cors from '@fastify/cors';
 import {
+  acceptsAnyOrigin,
   authenticateRequests,
   authorizationOptions,
   platformClient,
   buildServiceApp,
   createApp,
   loggerOptions,
+  recordAccess,
   type App,
   type ServiceManifest,
 } from '@platform/core';
@@ -86,16 +88,26 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
       },
     },
   });
-  await app.register(cors, {
+  // One string: a list is joined again on every request.
+  const exposedHeaders = [
+    'x-request-id',
+    'retry-after',
+    'x-ratelimit-limit',
+    'x-ratelimit-remaining',
+    'x-ratelimit-reset',
+  ].join(', ');
+  const platformOrigins = {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins.split(',').map((o) => o.trim()),
-    // One string: a list is joined again on every request.
-    exposedHeaders: [
-      'x-request-id',
-      'retry-after',
-      'x-ratelimit-limit',
-      'x-ratelimit-remaining',
-      'x-ratelimit-reset',
-    ].join(', '),
+    exposedHeaders,
+  };
+  // Routes that declare `access.anyOrigin` (ingestion with write-only keys) answer any site,
+  // without credentials; every other route only CORS_ORIGINS. The in-process routes' declarations
+  // are looked up for preflights (recordAccess), the proxied services' in their own tables.
+  const anyOrigin = { origin: '*', credentials: false, exposedHeaders, maxAge: 86400 };
+  recordAccess(app);
+  await app.register(cors, {
+    delegator: (request, callback) =>
+      callback(null, acceptsAnyOrigin(request) ? anyOrigin : platformOrigins),
   });
   // After the security headers and CORS, which every answer carries, 401s included.
   const identityService = services.find((s) => s.resolver);

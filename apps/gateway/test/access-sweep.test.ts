@@ -68,7 +68,9 @@ function allowed(caller: string, access: AccessDocument, path: string): boolean 
   if (caller === 'team member' && TEAMLESS.has(path) && access.rule === 'owner') return false;
   const { rule, action } = access;
   if (rule === 'public') return true;
-  if (caller === 'anonymous' || caller === 'key without the scope') return false;
+  if (caller === 'anonymous') return false;
+  // A route needing no scope (who a key is) lets any key through; else the key lacks it.
+  if (caller === 'key without the scope') return access.scope === null;
   if (caller === 'admin') return true;
   if (rule === 'admin') return caller === 'key with the scope';
   const writes = action !== 'read';

@@ -124,9 +124,22 @@ export function badBodies(schema: Schema | undefined): Array<[string, string?]> 
 }
 
 /**
- * The OpenAI- and Anthropic-compatible operations (tagged so) answer errors in their clients'
- * shape, the one documented exception to the envelope: `{error: {type, message}}` (OpenAI), with
- * `type: 'error'` around it (Anthropic).
+ * The operations tagged `<client>-compatible` answer errors in their clients' shape, the one
+ * documented exception to the envelope: `{error: {type, message}}` (OpenAI), with `type: 'error'`
+ * around it (Anthropic); `{type, code, detail}` (PostHog's capture); `{success: false, message}`
+ * (Segment's tracking API).
  */
 export const speaksClientShape = (op: Pick<Operation, 'tags'>) =>
   (op.tags ?? []).some((tag) => tag.endsWith('-compatible'));
+
+/** What an error of such an operation looks like, by the client its tag names. */
+export function clientError(op: Pick<Operation, 'tags'>) {
+  const tags = op.tags ?? [];
+  if (tags.includes('PostHog-compatible'))
+    return expect.objectContaining({ type: expect.any(String), detail: expect.any(String) });
+  if (tags.includes('Segment-compatible'))
+    return expect.objectContaining({ success: false, message: expect.any(String) });
+  return expect.objectContaining({
+    error: expect.objectContaining({ type: expect.any(String), message: expect.any(String) }),
+  });
+}

@@ -77,6 +77,16 @@ async function seed() {
   await seedCommunication(ids.get('appId') as string);
   await seedInference();
   await seedGit();
+  await seedPerson();
+}
+
+/** The person `sweep`, as PostHog's capture makes one (it answers `{status: 1}`, no envelope). */
+async function seedPerson() {
+  const res = await inject('POST', '/api/v1/pulse/posthog/capture', {
+    event: 'sweep',
+    distinct_id: 'sweep',
+  });
+  if (res.statusCode >= 300) throw new Error(`seeding a person: ${res.body}`);
 }
 
 /** A registration of the published app `sweep` (its owners' own) and a delivery. */

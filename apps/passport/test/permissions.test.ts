@@ -92,6 +92,21 @@ describe('providers', () => {
 });
 
 describe('keys', () => {
+  it('tell any key who it is, whatever its scopes (standalone services ask /me with it)', async () => {
+    const ingest = (
+      await call(ada, 'POST', '/keys', { name: 'ada-ingest', scopes: ['pulse:ingest'] })
+    ).body.data.key;
+    const who = await call(ingest, 'GET', '/me');
+    expect(who.status).toBe(200);
+    expect(who.body.data).toMatchObject({
+      kind: 'key',
+      name: 'ada-ingest',
+      scopes: ['pulse:ingest'],
+    });
+    // Everything else of the identity service still needs its scopes.
+    expect((await call(ingest, 'GET', '/keys')).status).toBe(403);
+  });
+
   it('lets a user manage only the keys they created, and an admin every key', async () => {
     const mine = await call(ada, 'POST', '/keys', { name: 'ada-own' });
     expect(mine.status).toBe(201);

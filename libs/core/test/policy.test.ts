@@ -88,6 +88,15 @@ describe('decide', () => {
     });
     expect(decide(as(key(['admin'], 'admin')), CONFIG, true).allowed).toBe(true);
   });
+
+  it('lets any key through a route that needs no scope (who a key is)', () => {
+    const WHO: Access = { resource: 'passport.identity', action: 'read', scope: null };
+    expect(scopeOf(WHO)).toBeNull();
+    expect(decide(as(key(['pulse:ingest'])), WHO, true).allowed).toBe(true);
+    expect(decide(as(key(['pulse:ingest'])), { ...WHO, scope: undefined }, true)).toMatchObject({
+      missing: 'the scope passport:read',
+    });
+  });
 });
 
 describe('scopes', () => {

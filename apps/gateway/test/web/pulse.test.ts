@@ -83,6 +83,82 @@ describe('the analytics web UI', () => {
     await expectCleanPage(timeline, 'pulse-timeline');
   });
 
+  it('charts a trend, a funnel and a retention table from the insights API, numbers in tables', async () => {
+    const range = 'from=2026-01-01&to=2026-01-05&tz=UTC';
+    const trends = await web.open(`/pulse/trends?event=page_view&${range}`);
+    let { page } = trends;
+    await page
+      .getByRole('img', { name: 'Events of page_view by day' })
+      .locator('.recharts-area')
+      .waitFor();
+    await expectRowTexts(page.getByRole('table', { name: 'Events of page_view by day (UTC)' }), [
+      '2026-01-01 2',
+      '2026-01-02 0',
+      '2026-01-03 1',
+      '2026-01-04 0',
+      '2026-01-05 2',
+    ]);
+    await expectCleanPage(trends, 'pulse-trends');
+
+    const funnels = await web.open(`/pulse/funnels?steps=page_view,signup,purchase&${range}`);
+    page = funnels.page;
+    await page
+      .getByRole('img', { name: 'Funnel: persons per step' })
+      .locator('.recharts-bar-rectangle')
+      .nth(2)
+      .waitFor();
+    await expectRowTexts(page.getByRole('table', { name: 'Funnel steps' }), [
+      '1. page_view 2 100.0% 100.0%',
+      '2. signup 2 100.0% 100.0%',
+      '3. purchase 1 50.0% 50.0%',
+    ]);
+    await expectCleanPage(funnels, 'pulse-funnels');
+
+    const retention = await web.open(
+      '/pulse/retention?event=page_view&from=2026-01-01&to=2026-01-03&tz=UTC',
+    );
+    page = retention.page;
+    await expectRowTexts(page.getByRole('table', { name: 'Retention by day (UTC)' }), [
+      '2026-01-01 2 2 (100.0%) 0 (0.0%) 1 (50.0%)',
+      '2026-01-02 0 0 (0.0%) 0 (0.0%) ',
+      '2026-01-03 0 0 (0.0%)  ',
+    ]);
+    await expectCleanPage(retention, 'pulse-retention');
+  });
+
+  it('shows a person by any of their ids, with the ids merged by identify', async () => {
+    const sent = await fetch(`${web.url}/api/v1/pulse/posthog/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        batch: [
+          { event: '$pageview', distinct_id: 'anon-7', properties: {} },
+          {
+            event: '$identify',
+            distinct_id: 'ada',
+            properties: { $anon_distinct_id: 'anon-7', $set: { plan: 'pro' } },
+          },
+        ],
+      }),
+    });
+    expect(sent.status).toBe(200);
+    const person = await web.open('/pulse/persons?distinctId=anon-7');
+    const { page } = person;
+    await page.getByRole('link', { name: 'ada' }).waitFor();
+    await expect(page.getByRole('link', { name: 'anon-7' }).count()).resolves.toBe(1);
+    await page.getByText('"plan": "pro"').waitFor();
+    await expectCleanPage(person, 'pulse-person');
+
+    const nobody = await web.open('/pulse/persons?distinctId=nobody');
+    await nobody.page
+      .getByRole('alert')
+      .filter({ hasText: /not found/i })
+      .waitFor();
+    await expectCleanPage(nobody, 'pulse-person-missing', {
+      allow: [/^404 GET \/api\/v1\/pulse\/persons\/nobody$/, /not found/i],
+    });
+  });
+
   it('tracks an event through the form, with the API’s message beside its field', async () => {
     const form = await web.open('/pulse/events/new');
     const { page } = form;

@@ -187,7 +187,9 @@ export const signInRoutes: PassportRoutes = async (app, ctx) => {
   app.get(
     '/me',
     {
-      config: { access: { resource: 'passport.identity', action: 'read' } },
+      // Any valid key may learn who it is (a standalone service asks this with the caller's key,
+      // whatever its scopes): no scope needed.
+      config: { access: { resource: 'passport.identity', action: 'read', scope: null } },
       schema: {
         operationId: 'me',
         summary: 'Who is calling',

@@ -13,26 +13,55 @@ export interface EventFilter {
   to?: Date;
 }
 
+/** The quarter hour of an event, as the rollups count it (migration 2026-12-13-rollups). */
+export const SLOT = sql<Date>`date_bin('15 minutes', timestamp, timestamptz '2001-01-01 00:00:00+00')`;
+
+/**
+ * Inserts events and counts them into the rollups, in one statement (one transaction): the
+ * events' insert, then an upsert of their counts per name and quarter hour, in key order (two
+ * batches upserting the same rows never wait on each other in a cycle). Ids that exist already
+ * are skipped, and not counted. Selects from the rows stored.
+ */
+function insertCounted(db: PulseDb, events: NewEvent[]) {
+  return db
+    .with('stored', (q) =>
+      q
+        .insertInto('events')
+        .values(events.map(toRow))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returningAll(),
+    )
+    .with('counted', (q) =>
+      q
+        .insertInto('event_rollups')
+        .columns(['name', 'slot', 'count'])
+        .expression((eb) =>
+          eb
+            .selectFrom('stored')
+            .select(['name', SLOT.as('slot'), sql<number>`count(*)`.as('count')])
+            .groupBy(['name', 'slot'])
+            .orderBy('name')
+            .orderBy('slot'),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['name', 'slot'])
+            .doUpdateSet({ count: sql`event_rollups.count + excluded.count` }),
+        ),
+    )
+    .selectFrom('stored');
+}
+
 /** Inserts events in one statement; ids that exist already are skipped. Returns the ids stored. */
 export async function insertEvents(db: PulseDb, events: NewEvent[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const stored = await db
-    .insertInto('events')
-    .values(events.map(toRow))
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .execute();
+  const stored = await insertCounted(db, events).select('id').execute();
   return new Set(stored.map((row) => row.id));
 }
 
 /** Inserts one event; undefined when its id is stored already. */
 export function insertEvent(db: PulseDb, event: NewEvent): Promise<EventRow | undefined> {
-  return db
-    .insertInto('events')
-    .values(toRow(event))
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  return insertCounted(db, [event]).selectAll().executeTakeFirst();
 }
 
 export function findEvent(db: PulseDb, id: string): Promise<EventRow | undefined> {

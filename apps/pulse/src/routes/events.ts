@@ -1,14 +1,4 @@
-import {
-  newId,
-  notFound,
-  ok,
-  parseRange,
-  responses,
-  Type,
-  type Access,
-  type ServiceRoutes,
-} from '@platform/core';
-import type { PulseDatabase } from '../database.js';
+import { newId, notFound, ok, parseRange, responses, Type, type Access } from '@platform/core';
 import {
   findEvent,
   insertEvent,
@@ -28,6 +18,7 @@ import {
   toEvent,
   type EventInput,
 } from '../schemas/events.js';
+import type { PulseRoutes } from '../domain/state.js';
 
 const toNewEvent = (input: EventInput, receivedAt: Date): NewEvent => ({
   id: input.id ?? newId(),
@@ -42,7 +33,7 @@ const toNewEvent = (input: EventInput, receivedAt: Date): NewEvent => ({
 const INGEST: Access = { resource: 'pulse.event', action: 'ingest', scope: 'pulse:ingest' };
 const READ: Access = { resource: 'pulse.event', action: 'read' };
 
-export const eventRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) => {
+export const eventRoutes: PulseRoutes = async (app, { db }) => {
   app.post(
     '/events',
     {

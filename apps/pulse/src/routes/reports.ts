@@ -1,9 +1,9 @@
-import { ok, parseRange, responses, Type, type ServiceRoutes } from '@platform/core';
-import type { PulseDatabase } from '../database.js';
+import { ok, parseRange, responses, Type } from '@platform/core';
 import { topEvents } from '../repositories/events.js';
 import { TopEventSchema, TopEventsQuery } from '../schemas/events.js';
+import type { PulseRoutes } from '../domain/state.js';
 
-export const reportRoutes: ServiceRoutes<PulseDatabase> = async (app, { db }) => {
+export const reportRoutes: PulseRoutes = async (app, { db }) => {
   app.get(
     '/reports/top-events',
     {

@@ -8,7 +8,7 @@ import {
   type Identity,
 } from './identity.js';
 import { accessOfRoute } from './authorize.js';
-import { ruleOf, type KeySource } from './policy.js';
+import { ruleOf, type Access, type BodyKey, type KeySource } from './policy.js';
 import type { AuthSettings } from './settings.js';
 import { verifyIdentity } from './tokens.js';
 
@@ -73,14 +73,18 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
     const preflight =
       request.method === 'OPTIONS' &&
       request.headers['access-control-request-method'] !== undefined;
+    // A route taking the key by HTTP Basic (git) asks for it as HTTP does: a 401 saying how,
+    // never a redirect to sign in, so that the client prompts for credentials and sends them.
+    const basic = basicKeyOf(routeAccess(request));
     let identity: Identity | undefined;
     try {
       identity = await identify(request);
     } catch (error) {
       // A public route still answers a caller whose credentials have lapsed (sign in again).
       if (!(isPublic && error instanceof ApiError && error.code === 'UNAUTHORIZED')) {
-        if (error instanceof ApiError && error.code === 'UNAUTHORIZED' && toSignIn(request))
-          return redirectToSignIn(request, reply);
+        const lapsed = error instanceof ApiError && error.code === 'UNAUTHORIZED';
+        if (lapsed && basic) reply.header('www-authenticate', BASIC_CHALLENGE);
+        else if (lapsed && toSignIn(request)) return redirectToSignIn(request, reply);
         throw error;
       }
     }
@@ -89,8 +93,33 @@ export function authenticateRequests(app: FastifyInstance, options: Authenticati
       return;
     }
     if (isPublic || preflight) return;
+    // The key may still come in the body, known once it is parsed: decided in preValidation.
+    if (bodyKeyOf(routeAccess(request))) {
+      awaitingBody.add(request);
+      return;
+    }
+    if (basic) {
+      reply.header('www-authenticate', BASIC_CHALLENGE);
+      throw unauthorized(
+        `Authentication required: HTTP Basic with a platform API key as the ${basic === 'basic-user' ? 'user name' : 'password'}`,
+      );
+    }
     if (toSignIn(request)) return redirectToSignIn(request, reply);
     throw unauthorized('Authentication required: sign in, or send an API key in X-API-Key');
+  });
+
+  /** Requests that came without credentials to a route that takes its key in the body. */
+  const awaitingBody = new WeakSet<FastifyRequest>();
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    if (!awaitingBody.has(request)) return;
+    const apiKey = bodyKeyOf(routeAccess(request))?.body(request.body, request);
+    if (!apiKey)
+      throw unauthorized(
+        'Authentication required: send an API key in the body (as the route documents) or in X-API-Key',
+      );
+    const identity = resolve ? await resolve({ apiKey }) : null;
+    if (!identity) throw unauthorized('The API key is not valid: unknown, revoked or expired');
+    request.identity = identity;
   });
 
   const toSignIn = (request: FastifyRequest) =>
@@ -124,10 +153,7 @@ function authorizationKey(request: FastifyRequest): string | undefined {
   const value = header(request, 'authorization');
   const scheme = value?.match(/^(bearer|basic) +(\S+)\s*$/i);
   if (!scheme) return undefined;
-  const config = request.routeOptions.config;
-  const access =
-    config?.access ??
-    (config?.proxiedTo && accessOfRoute(config.proxiedTo, request.method, request.url)?.access);
+  const access = routeAccess(request);
   const accepts = (source: KeySource) => access?.keyFrom?.includes(source) === true;
   const [, kind, token] = scheme;
   if (kind.toLowerCase() === 'bearer') return accepts('bearer') ? token : undefined;
@@ -139,6 +165,45 @@ function authorizationKey(request: FastifyRequest): string | undefined {
     (accepts('basic-password') && password !== '' ? password : undefined) ??
     (accepts('basic-user') && user !== '' ? user : undefined);
   return key;
+}
+
+/** The declaration of the route serving the request: its own or, proxied, the service's. */
+function routeAccess(request: FastifyRequest): Access | undefined {
+  const config = request.routeOptions.config;
+  return (
+    config?.access ??
+    (config?.proxiedTo
+      ? accessOfRoute(config.proxiedTo, request.method, request.url)?.access
+      : undefined)
+  );
+}
+
+/** What a 401 of a route taking its key by HTTP Basic answers in `WWW-Authenticate`. */
+const BASIC_CHALLENGE = 'Basic realm="platform", charset="UTF-8"';
+
+/** The HTTP Basic form the route takes its key in, if it does (the password's first). */
+const basicKeyOf = (access: Access | undefined) =>
+  access?.keyFrom?.find(
+    (source): source is 'basic-password' | 'basic-user' =>
+      source === 'basic-password' || source === 'basic-user',
+  );
+
+/** Where in the body the route takes its key, if it does (`keyFrom: [{ body }]`). */
+const bodyKeyOf = (access: Access | undefined) =>
+  access?.keyFrom?.find((source): source is BodyKey => typeof source === 'object');
+
+/**
+ * Whether browsers on any site may call the route the request is for (`access.anyOrigin`): for a
+ * preflight, the route of the method it announces. Found in the route's own declaration, the
+ * proxied service's, or the app's table (`recordAccess`), for the CORS plugin's delegator.
+ */
+export function acceptsAnyOrigin(request: FastifyRequest): boolean {
+  const announced = header(request, 'access-control-request-method');
+  const method = request.method === 'OPTIONS' && announced ? announced.toUpperCase() : undefined;
+  if (!method) return routeAccess(request)?.anyOrigin === true;
+  const proxied = request.routeOptions.config?.proxiedTo;
+  const found = accessOfRoute(proxied ?? request.server, method, request.url);
+  return found?.access.anyOrigin === true;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

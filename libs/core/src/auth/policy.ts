@@ -42,9 +42,10 @@ export interface Access {
   rule?: Rule;
   /**
    * The scope a key needs. Default: `admin` under the admin rule, else `<service>:read` to read
-   * and `<service>:write` for anything else.
+   * and `<service>:write` for anything else; null: none, any valid key (who a key is, which every
+   * key may learn).
    */
-  scope?: string;
+  scope?: string | null;
   /**
    * Under the `owner` rule, who owns the resource the request names; undefined when there is no
    * such resource (the handler then answers 404).
@@ -56,13 +57,31 @@ export interface Access {
    * - `bearer`: `Authorization: Bearer <key>` (the OpenAI and Anthropic SDKs);
    * - `basic-user`: HTTP Basic, the key as the user name, any password (Segment's write key);
    * - `basic-password`: HTTP Basic, the key as the password, any user name (git, as Gitea and
-   *   GitHub take tokens).
+   *   GitHub take tokens);
+   * - `{ body }`: a field of the request's body (PostHog's `api_key`, Segment's `writeKey`), read
+   *   by the route's own reader once the body is parsed (decompressed, decoded); only when no
+   *   other credentials came.
    */
   keyFrom?: ReadonlyArray<KeySource>;
+  /**
+   * Browsers on any site may call it: CORS answers `Access-Control-Allow-Origin: *` (never with
+   * credentials: no cookie counts) whatever `CORS_ORIGINS` says. For ingestion with write-only
+   * keys (an analytics snippet on a customer's pages); every other route keeps `CORS_ORIGINS`.
+   */
+  anyOrigin?: boolean;
 }
 
 /** The places besides `X-API-Key` a route may take the API key from (see Access.keyFrom). */
-export type KeySource = 'bearer' | 'basic-user' | 'basic-password';
+export type KeySource = 'bearer' | 'basic-user' | 'basic-password' | BodyKey;
+
+/**
+ * The key is in the body: `body` reads it from what the route's parsers made of the body, or,
+ * where the body is still the bytes as sent (the gateway's proxy), from a Buffer; undefined when
+ * there is none.
+ */
+export interface BodyKey {
+  body: (body: unknown, request: FastifyRequest) => string | undefined;
+}
 
 /** A declaration as the OpenAPI document carries it (`x-access`) and the README's table shows it. */
 export interface AccessDocument {
@@ -78,7 +97,7 @@ export const ruleOf = (access: Access): Rule =>
 export function scopeOf(access: Access): string | null {
   const rule = ruleOf(access);
   if (rule === 'public') return null;
-  if (access.scope) return access.scope;
+  if (access.scope !== undefined) return access.scope;
   if (rule === 'admin') return 'admin';
   const service = access.resource.split('.')[0];
   return `${service}:${access.action === 'read' ? 'read' : 'write'}`;
@@ -187,10 +206,9 @@ export function decide(
   const { identity } = principal;
   const role = roleOf(identity, authOn);
   if (!role) return { allowed: false, status: 401, missing: 'authentication' };
-  if (identity.kind === 'key') {
-    const scope = scopeOf(access) as string;
-    if (!grants(identity.scopes, scope)) return denied(`the scope ${scope}`);
-  }
+  const scope = scopeOf(access);
+  if (identity.kind === 'key' && scope !== null && !grants(identity.scopes, scope))
+    return denied(`the scope ${scope}`);
   const writes = access.action !== 'read';
   switch (rule) {
     case 'viewer':
