@@ -21,6 +21,9 @@ import { communication } from './communication.mjs';
 import { stage } from './stage.mjs';
 import { inference } from './inference.mjs';
 import { stageBackends } from './stage-backends.mjs';
+import { pulseInsights } from './pulse-insights.mjs';
+import { pulseIngest } from './pulse-ingest.mjs';
+import { gitBench } from './git.mjs';
 
 const groups = {
   foundation,
@@ -34,6 +37,9 @@ const groups = {
   stage,
   inference,
   'stage-backends': stageBackends,
+  'pulse-ingest': pulseIngest,
+  'pulse-insights': pulseInsights,
+  git: gitBench,
 };
 const args = process.argv.slice(2);
 const json = args.includes('--json');

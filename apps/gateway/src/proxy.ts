@@ -69,7 +69,14 @@ const HOP_BY_HOP = new Set([
  * Bodies of these media types (uploads: a FOCUS CSV, files) are streamed to the target as they
  * arrive, never held in the gateway's memory, and limited by the service, not PROXY_BODY_LIMIT.
  */
-export const STREAMED_TYPES = ['text/csv', 'application/octet-stream', 'multipart/form-data'];
+export const STREAMED_TYPES = [
+  'text/csv',
+  'application/octet-stream',
+  'multipart/form-data',
+  // git's fetches and pushes (smart HTTP): packs of any size stream through.
+  'application/x-git-upload-pack-request',
+  'application/x-git-receive-pack-request',
+];
 
 /** A streamed body nothing has read yet: it can still go to the in-process fallback. */
 const unreadStream = (body: unknown): body is Readable =>

@@ -117,7 +117,12 @@ async function call(method: string, url: string, headers: Record<string, string>
   });
   const body = await res.body.text();
   answers.push(body);
-  return { status: res.statusCode, body, location: res.headers.location as string | undefined };
+  return {
+    status: res.statusCode,
+    body,
+    location: res.headers.location as string | undefined,
+    challenge: res.headers['www-authenticate'] as string | undefined,
+  };
 }
 
 const key = (value: string) => ({ 'x-api-key': value });
@@ -150,6 +155,16 @@ const SIGN_IN =
   /^(GET \/api\/v1\/passport\/(login|callback|providers\/callback)|POST \/api\/v1\/passport\/logout)$/;
 // Webhook deliveries authenticate by their signature, not by a platform credential.
 const SIGNED = new Set(['POST /api/v1/git/webhooks/receive']);
+// git's smart HTTP takes the key as HTTP Basic: without one, a 401 asking for it (no redirect).
+const BASIC = /^\/git\//;
+// PostHog's start-up calls answer fixed settings to anyone (posthog-js asks before any event).
+for (const path of ['POST /api/v1/pulse/posthog/flags', 'POST /api/v1/pulse/posthog/decide'])
+  PUBLIC.add(path);
+PUBLIC.add('GET /api/v1/pulse/posthog/array/sweep/config');
+// PostHog's and Segment's ingestion take the key in the body too (as their libraries send it).
+const BODY_KEY = /^\/api\/v1\/pulse\/(posthog|segment)\//;
+// The services this test runs standalone behind the gateway's proxy.
+const PROXIED = /^\/api\/v1\/pulse\//;
 const NOTHING_SIGNED_OUT = '{"success":true,"data":{"signedOut":false}}';
 const PAGES = ['/', '/docs', '/docs/static/index.html', '/ledger/', '/pulse/a/deep/link', '/x'];
 
@@ -177,8 +192,9 @@ describe('with authentication on', () => {
           revealsNothing: true,
           body: expect.any(String),
         });
-      } else if (op.clientShape) {
-        // The OpenAI and Anthropic SDKs' own shape (sweep-inputs.ts): still a 401.
+      } else if (op.clientShape && !PROXIED.test(op.url)) {
+        // The OpenAI and Anthropic SDKs' own shape (sweep-inputs.ts): still a 401. (Pulse is
+        // proxied here: the gateway's own 401 in front of it is the envelope, as documented.)
         expect({ where, status: res.status, error: JSON.parse(res.body).error }).toEqual({
           where,
           status: 401,
@@ -192,10 +208,16 @@ describe('with authentication on', () => {
             success: false,
             error: {
               code: 'UNAUTHORIZED',
-              message: 'Authentication required: sign in, or send an API key in X-API-Key',
+              message: BASIC.test(op.url)
+                ? 'Authentication required: HTTP Basic with a platform API key as the password'
+                : BODY_KEY.test(op.url)
+                  ? 'Authentication required: send an API key in the body (as the route documents) or in X-API-Key'
+                  : 'Authentication required: sign in, or send an API key in X-API-Key',
             },
           },
         });
+        // git prompts for credentials when a 401 says how to send them.
+        if (BASIC.test(op.url)) expect(res.challenge).toMatch(/^Basic realm="platform"/);
       }
     }
     for (const page of PAGES) {
@@ -258,7 +280,7 @@ describe('with authentication on', () => {
         const where = `${op.method} ${op.url}`;
         if (PUBLIC.has(where) || SIGN_IN.test(where) || SIGNED.has(where)) continue;
         const res = await call(op.method, op.url, key(secret));
-        const expected = op.url.startsWith('/api/') ? 401 : 302;
+        const expected = op.url.startsWith('/api/') || BASIC.test(op.url) ? 401 : 302;
         expect({ where, status: res.status }).toEqual({ where, status: expected });
       }
     }

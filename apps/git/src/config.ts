@@ -20,6 +20,8 @@ export interface GitConfig {
   githubUrls: string[];
   /** Whether local webhooks may target loopback, private, link-local or unspecified addresses. */
   allowPrivateTargets: boolean;
+  /** The platform's origin as git clients reach it (clone URLs, catalog annotations). */
+  publicUrl: string | undefined;
 }
 
 /** Where a delegated GitHub token may always go. */
@@ -69,6 +71,18 @@ const VARIABLES = declareVariables({
     description:
       '`true` lets webhooks of local repositories target loopback, private, link-local or unspecified addresses; keep `false` in production',
   }),
+  GIT_PUBLIC_URL: Var.url({
+    documentedDefault:
+      "the request's origin for clone URLs; `http://localhost:3000` in catalog annotations",
+    accepts: 'an http(s) origin',
+    check: (url) => {
+      if (!/^https?:/.test(url)) return `must be an http(s) URL, got "${url}"`;
+      if (new URL(url).pathname !== '/') return `must be an origin without a path, got "${url}"`;
+      return undefined;
+    },
+    description:
+      "The platform's address as git clients reach it: local repositories' clone URLs (`htmlUrl`, `<GIT_PUBLIC_URL>/git/<owner>/<repoName>.git`) and the catalog's `backstage.io/managed-by-location`",
+  }),
 });
 
 export const GIT_VARIABLES = VARIABLES.variables;
@@ -81,5 +95,6 @@ export function gitConfig(env: Env): GitConfig {
     timeoutMs: values.GIT_TIMEOUT_MS,
     githubUrls: values.GIT_GITHUB_URLS,
     allowPrivateTargets: values.GIT_ALLOW_PRIVATE_TARGETS,
+    publicUrl: values.GIT_PUBLIC_URL?.replace(/\/+$/, ''),
   };
 }

@@ -7,6 +7,8 @@ export interface GitDatabase {
   pulls: PullsTable;
   webhooks: WebhooksTable;
   webhook_events: WebhookEventsTable;
+  branch_protections: BranchProtectionsTable;
+  reviews: ReviewsTable;
 }
 
 export interface ProvidersTable {
@@ -38,8 +40,40 @@ export interface RepositoriesTable {
   created_by: string | null;
   /** The team (a catalog owner) whose members own the connection too, if any. */
   team: string | null;
+  /** Catalog discovery: the file read on the default branch (null: `catalog-info.yaml`). */
+  catalog_path: Generated<string | null>;
+  /** What was wrong with that file when last read (nothing was applied); null when it was fine. */
+  catalog_error: Generated<string | null>;
+  catalog_checked_at: Generated<Date | null>;
+  /** The catalog entities (`kind:name`) the file made, removed when they leave it. */
+  catalog_entities: Generated<unknown>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+}
+
+/** A protected branch of a `local` repository: never force-pushed or deleted. */
+export interface BranchProtectionsTable {
+  id: string;
+  repository_id: string;
+  branch: string;
+  require_pull_request: boolean;
+  required_approvals: number;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** A review of a `local` pull request: approved, changes_requested or commented. */
+export interface ReviewsTable {
+  id: string;
+  repository_id: string;
+  pull_number: number;
+  author: string;
+  state: 'approved' | 'changes_requested' | 'commented';
+  body: string | null;
+  /** The head commit reviewed. */
+  commit_sha: string;
+  created_at: Generated<Date>;
 }
 
 /** Pull requests of `local` repositories (GitHub keeps its own). */
@@ -92,3 +126,5 @@ export type RepositoryRow = Selectable<RepositoriesTable>;
 export type PullRow = Selectable<PullsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type ProtectionRow = Selectable<BranchProtectionsTable>;
+export type ReviewRow = Selectable<ReviewsTable>;

@@ -5,11 +5,15 @@ import type { GitDatabase } from './database.js';
 import { gitState, type GitState } from './domain/state.js';
 import { migrations } from './migrations/index.js';
 import { branchRoutes } from './routes/branches.js';
+import { catalogRoutes } from './routes/catalog.js';
 import { contentRoutes } from './routes/content.js';
+import { protectionRoutes } from './routes/protection.js';
 import { providerRoutes } from './routes/providers.js';
 import { pullRoutes } from './routes/pulls.js';
 import { receiveRoutes } from './routes/receive.js';
 import { repoRoutes } from './routes/repos.js';
+import { smartHttpRoutes } from './routes/smart-http.js';
+import { SMART_HTTP_PREFIX } from './schemas/smart.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 /** Git providers, repositories, branches, commits, files, compare, pull requests and webhooks. */
@@ -28,9 +32,14 @@ export const git = defineService<GitDatabase, GitConfig, GitState>({
     branchRoutes,
     contentRoutes,
     pullRoutes,
+    protectionRoutes,
+    catalogRoutes,
     webhookRoutes,
     receiveRoutes,
   ],
+  // Smart HTTP (git clone, fetch, push) outside /api, as the sandbox's pages are; only paths of
+  // `<name>.git` (the web UI's /git/ and its assets stay the gateway's, proxied or not).
+  mounts: [{ prefix: SMART_HTTP_PREFIX, routes: [smartHttpRoutes] }],
   // Spec 1 and ARCHITECTURE: off unless FEATURE_GIT=true or an override turns it on.
   experimental: true,
 });

@@ -116,7 +116,7 @@ describe('webhooks and sync', () => {
     expect(hook).toMatchObject({
       name: 'web',
       active: true,
-      events: ['push', 'create', 'delete', 'pull_request'],
+      events: ['push', 'create', 'delete', 'pull_request', 'pull_request_review'],
       config: { url, content_type: 'json', secret: WEBHOOK_SECRET, insecure_ssl: '0' },
     });
     expect(JSON.stringify(made.body)).not.toContain(WEBHOOK_SECRET);

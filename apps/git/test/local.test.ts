@@ -48,7 +48,8 @@ describe('providers and repositories', () => {
       defaultBranch: 'main',
       status: 'active',
       private: true,
-      htmlUrl: null,
+      // Its clone URL (smart HTTP), at the address the request came to.
+      htmlUrl: 'http://localhost:80/git/acme/widgets.git',
       connectedBy: 'anonymous',
     });
     expect(gitCli(gitdir(), 'rev-parse', '--is-bare-repository')).toBe('true');

@@ -46,7 +46,14 @@ beforeAll(async () => {
   });
   await git.createPull({
     path,
-    body: { title: 'Ship the feature', body: 'It adds b.', head: 'feature', base: 'main' },
+    // By someone else than the browser's (anonymous) caller, who reviews it below.
+    body: {
+      title: 'Ship the feature',
+      body: 'It adds b.',
+      head: 'feature',
+      base: 'main',
+      user: 'ada@example.com',
+    },
   });
 });
 
@@ -210,5 +217,53 @@ describe('providers and repositories', () => {
     await expectCleanPage(webPage, 'git-repo-missing', {
       allow: [/^404 GET \/api\/v1\/git\/repos\/no-such-repo$/, /not found|no repository/i],
     });
+  });
+});
+
+describe('cloning, branch protection and reviews', () => {
+  it('shows the clone URL with a button copying it', async () => {
+    const webPage = await web.open(`/git/repos/${repoId}`);
+    const { page } = webPage;
+    await page.getByText(/^http:\/\/127\.0\.0\.1:\d+\/git\/acme\/widgets\.git$/).waitFor();
+    await page.getByText(/a platform API key \(git:read to clone/).waitFor();
+    await page.getByRole('button', { name: 'Copy clone URL' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    await expectCleanPage(webPage, 'git-repo-clone');
+  });
+
+  it('protects a branch, and reviews decide whether a pull request merges', async () => {
+    const webPage = await web.open(`/git/repos/${repoId}?tab=protection`);
+    const { page } = webPage;
+    await page.getByText('No protected branch.').waitFor();
+    await page.getByRole('textbox', { name: 'Branch' }).fill('main');
+    await page.getByRole('checkbox', { name: /Require a pull request/ }).check();
+    await page.getByRole('spinbutton', { name: /Required approvals/ }).fill('1');
+    await page.getByRole('button', { name: 'Protect branch' }).click();
+    await page.getByRole('row').filter({ hasText: 'main' }).getByText('Required').waitFor();
+    await expectCleanPage(webPage, 'git-repo-protection');
+    const rules = await web.client.git.listProtections({ path: { id: repoId } });
+    expect(rules).toMatchObject([
+      { branch: 'main', requirePullRequest: true, requiredApprovals: 1 },
+    ]);
+
+    await page.goto(`/git/repos/${repoId}/pulls/1`);
+    await page.getByText('Not mergeable yet: it needs 1 approval (it has 0).').waitFor();
+    await page.getByRole('button', { name: 'Merge pull request' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /a protected branch: it needs 1 approval/ })
+      .waitFor();
+    await page.getByRole('combobox', { name: 'Verdict' }).selectOption('APPROVE');
+    await page.getByRole('textbox', { name: 'Comment' }).fill('Looks right');
+    await page.getByRole('button', { name: 'Submit review' }).click();
+    await page.getByRole('row').filter({ hasText: 'Looks right' }).getByText('approved').waitFor();
+    await page.getByText('The rules of main hold.').waitFor();
+    await expectCleanPage(webPage, 'git-pull-reviews', {
+      allow: [/^409 POST \/api\/v1\/git\/repos\/[\w-]+\/pulls\/1\/merge$/, /protected branch/],
+    });
+    await page.getByRole('button', { name: 'Merge pull request' }).click();
+    await page.getByText('merged', { exact: true }).waitFor();
+    const pull = await web.client.git.getPull({ path: { id: repoId, number: 1 } });
+    expect(pull).toMatchObject({ merged: true });
   });
 });

@@ -79,7 +79,14 @@ export function localGitdir(
 
 export type Opened =
   | { kind: 'github'; provider: ProviderRow; repo: RepositoryRow; git: GithubBackend }
-  | { kind: 'local'; provider: ProviderRow; repo: RepositoryRow; git: LocalBackend };
+  | {
+      kind: 'local';
+      provider: ProviderRow;
+      repo: RepositoryRow;
+      git: LocalBackend;
+      /** The bare repository's folder. */
+      gitdir: string;
+    };
 
 /**
  * The person a caller acts as, whose delegated token and authorship git uses: a signed-in user,
@@ -204,7 +211,11 @@ export function gitAccess(ctx: GitContext, app: FastifyInstance) {
     const user = await actingUser(request, named);
     if (provider.type === 'local') {
       const gitdir = localGitdir(config, provider.id, owner, repoName);
-      return { kind: 'local' as const, git: localBackend(gitdir, `${owner}/${repoName}`) };
+      return {
+        kind: 'local' as const,
+        git: localBackend(gitdir, `${owner}/${repoName}`),
+        gitdir,
+      };
     }
     checkGithubSegments(owner, repoName);
     if (!user && auth.enabled)

@@ -25,6 +25,16 @@ function secretKey(ctx: Pick<ServiceContext<GitDatabase, GitConfig>, 'auth' | 'c
   return deriveKey(readFileSync(file, 'utf8'), 'git webhooks');
 }
 
+/** A repository as GitHub's payloads name it. */
+export const repositoryPayload = (repo: RepositoryRow) => ({
+  id: repo.id,
+  name: repo.repo_name,
+  full_name: repo.name,
+  owner: { login: repo.owner },
+  default_branch: repo.default_branch,
+  private: repo.private,
+});
+
 interface Delivery {
   webhookId: string;
   deliveryId: string;
@@ -65,15 +75,7 @@ export function localWebhooks(ctx: ServiceContext<GitDatabase, GitConfig>) {
   /** Queues `event` for every webhook of a local repository. */
   async function emit(repo: RepositoryRow, event: string, payload: Record<string, unknown>) {
     const hooks = await listWebhooks(ctx.db, repo.id);
-    const body = JSON.stringify({
-      ...payload,
-      repository: {
-        id: repo.id,
-        name: repo.repo_name,
-        full_name: repo.name,
-        owner: { login: repo.owner },
-      },
-    });
+    const body = JSON.stringify({ ...payload, repository: repositoryPayload(repo) });
     for (const hook of hooks)
       if (hook.events.includes(event))
         await deliver.enqueue({ webhookId: hook.id, deliveryId: randomUUID(), event, body });

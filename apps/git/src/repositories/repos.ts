@@ -1,8 +1,11 @@
 import { findByIdOrName, type Ownership } from '@platform/core';
-import { selectByIdOrName, sql } from '@platform/db';
+import { jsonb, selectByIdOrName, sql } from '@platform/db';
 import type { GitDb, RepositoriesTable, RepositoryRow } from '../database.js';
 
-export type NewRepository = Omit<RepositoriesTable, 'created_at' | 'updated_at'>;
+export type NewRepository = Omit<
+  RepositoriesTable,
+  'created_at' | 'updated_at' | `catalog_${'path' | 'error' | 'checked_at' | 'entities'}`
+>;
 
 export function listRepositories(
   db: GitDb,
@@ -60,3 +63,23 @@ export const updateMetadata = (
 
 export const deleteRepository = (db: GitDb, id: string) =>
   db.deleteFrom('repositories').where('id', '=', id).returningAll().executeTakeFirst();
+
+/** Catalog discovery's outcome: the error (null: none) and, when applied, what the file made. */
+export const updateCatalogState = (db: GitDb, id: string, error: string | null, made?: unknown[]) =>
+  db
+    .updateTable('repositories')
+    .set({
+      catalog_error: error,
+      catalog_checked_at: sql`now()`,
+      ...(made === undefined ? {} : { catalog_entities: jsonb(made) }),
+    })
+    .where('id', '=', id)
+    .execute();
+
+export const updateCatalogPath = (db: GitDb, id: string, path: string | null) =>
+  db
+    .updateTable('repositories')
+    .set({ catalog_path: path, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();

@@ -1,5 +1,7 @@
 import { conflict, ok, responses, Type, type Access } from '@platform/core';
 import { gitAccess, repositoryOwner } from '../domain/access.js';
+import { directWrite } from '../domain/rules.js';
+import { listProtections } from '../repositories/protections.js';
 import {
   BranchInputSchema,
   BranchParams,
@@ -45,8 +47,11 @@ export const branchRoutes: GitRoutes = async (app, ctx) => {
       },
     },
     async (request) => {
-      const { git, repo } = await access.open(request, request.params.id, request.query.user);
-      return ok(await git.listBranches(repo.default_branch));
+      const opened = await access.open(request, request.params.id, request.query.user);
+      const branches = await opened.git.listBranches(opened.repo.default_branch);
+      if (opened.kind !== 'local') return ok(branches);
+      const rules = new Set((await listProtections(ctx.db, opened.repo.id)).map((r) => r.branch));
+      return ok(branches.map((b) => ({ ...b, protected: rules.has(b.name) })));
     },
   );
 
@@ -96,6 +101,7 @@ export const branchRoutes: GitRoutes = async (app, ctx) => {
       const opened = await access.open(request, request.params.id, request.query.user);
       if (name === opened.repo.default_branch)
         throw conflict(`${name} is the default branch: it cannot be deleted`);
+      if (opened.kind === 'local') await directWrite(ctx.db, opened.repo, name, 'delete');
       await opened.git.deleteBranch(name);
       if (opened.kind === 'local')
         await hooks.emit(opened.repo, 'delete', {
@@ -163,19 +169,19 @@ export const branchRoutes: GitRoutes = async (app, ctx) => {
     async (request, reply) => {
       const { user, branch, message, files } = request.body;
       const opened = await access.open(request, request.params.id, user, 'git.commit');
+      if (opened.kind === 'local') await directWrite(ctx.db, opened.repo, branch, 'commit');
       const author = access.author(request, user);
       const commit = await opened.git.createCommit({ branch, message, files, author });
-      if (opened.kind === 'local')
-        await hooks.emit(opened.repo, 'push', {
+      if (opened.kind === 'local') {
+        const update = {
           ref: `refs/heads/${branch}`,
           before: commit.parents[0] ?? ZERO,
           after: commit.sha,
-          created: commit.parents.length === 0,
-          deleted: false,
-          pusher: author,
-          commits: [{ id: commit.sha, message: commit.message, author: commit.author }],
-          head_commit: { id: commit.sha, message: commit.message },
-        });
+        };
+        await ctx.state.pushes.record(opened.repo, opened.gitdir, [update], author, [
+          update.before,
+        ]);
+      }
       return reply.code(201).send(ok(commit));
     },
   );

@@ -9,6 +9,7 @@ import {
   type Access,
 } from '@platform/core';
 import { gitAccess, repositoryOwner, type Opened } from '../domain/access.js';
+import { mergeable } from '../domain/rules.js';
 import { findPull, insertPull, listPulls, markMerged } from '../repositories/pulls.js';
 import {
   MergeInputSchema,
@@ -134,7 +135,7 @@ export const pullRoutes: GitRoutes = async (app, ctx) => {
         operationId: 'mergePull',
         summary: 'Merge a pull request',
         description:
-          '`method`: merge (a merge commit, the default), squash, or rebase (github only). 409 when it conflicts, is closed or merged already, or (github) the head moved.',
+          '`method`: merge (a merge commit, the default), squash, or rebase (github only). 409 when it conflicts, is closed or merged already, (github) the head moved, or (local) the base is a protected branch whose rules do not hold yet (approvals, changes requested), naming them.',
         params: PullParams,
         body: MergeInputSchema,
         response: responses({ 200: MergeSchema }),
@@ -155,6 +156,8 @@ export const pullRoutes: GitRoutes = async (app, ctx) => {
         throw conflict(`Pull request #${number} is ${pull.merged ? 'merged' : 'closed'} already`);
       const text = message ?? `Merge pull request #${number} from ${pull.head}\n\n${pull.title}`;
       const author = access.author(request, user);
+      await mergeable(db, opened.repo, pull);
+      const before = await opened.git.listCommits(pull.base, 1, 0);
       const sha = await opened.git.merge(pull.base, pull.head, method, text, author);
       const merged = await markMerged(db, pull.id, sha);
       if (merged) {
@@ -163,11 +166,10 @@ export const pullRoutes: GitRoutes = async (app, ctx) => {
           number,
           pull_request: toPull(merged),
         });
-        await hooks.emit(opened.repo, 'push', {
-          ref: `refs/heads/${pull.base}`,
-          after: sha,
-          pusher: author,
-        });
+        const update = { ref: `refs/heads/${pull.base}`, before: before[0].sha, after: sha };
+        await ctx.state.pushes.record(opened.repo, opened.gitdir, [update], author, [
+          update.before,
+        ]);
       }
       return ok({ merged: true, sha, message: 'Pull Request successfully merged' });
     },

@@ -10,6 +10,7 @@ import {
   Type,
   type Access,
 } from '@platform/core';
+import type { FastifyRequest } from 'fastify';
 import { gitAccess, repositoryOwner } from '../domain/access.js';
 import type { RepositoryRow } from '../database.js';
 import type { RepoMetadata } from '../domain/backends/backend.js';
@@ -22,6 +23,7 @@ import {
   updateMetadata,
 } from '../repositories/repos.js';
 import { RepoInputSchema, RepoListQuery, RepoSchema, UserBody, toRepo } from '../schemas/repos.js';
+import { cloneUrl } from '../schemas/smart.js';
 import type { GitRoutes } from '../domain/state.js';
 
 const columns = (meta: RepoMetadata) => ({
@@ -34,6 +36,9 @@ const columns = (meta: RepoMetadata) => ({
 export const repoRoutes: GitRoutes = async (app, ctx) => {
   const { db } = ctx;
   const access = gitAccess(ctx, app);
+  /** Where git clients reach the platform: GIT_PUBLIC_URL, else the request's own origin. */
+  const origin = (request: FastifyRequest) =>
+    ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
   // Anyone signed in sees the connections; members connect; the connection's owners (its
   // creator, its team, admins) change or remove it.
   const READ: Access = { resource: 'git.repository', action: 'read' };
@@ -79,6 +84,7 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
       const opened = await access.backend(request, provider, owner, repoName, user);
       if (opened.kind === 'local') await opened.git.create('main');
       const meta = await opened.git.metadata();
+      if (opened.kind === 'local') meta.htmlUrl = cloneUrl(origin(request), owner, repoName);
       const fullName = `${meta.owner}/${meta.repoName}`;
       const row = await orConflict(
         () =>
@@ -154,8 +160,21 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
       });
       // Missing (GitHub's 404, a local directory gone): what was known stays, status says so.
       const meta = found?.status === 'missing' || !found ? toMeta(opened.repo) : found;
-      const row = await updateMetadata(db, opened.repo.id, columns(meta));
-      return ok(toRepo(row ?? opened.repo));
+      const { repo } = opened;
+      if (opened.kind === 'local')
+        meta.htmlUrl = cloneUrl(origin(request), repo.owner, repo.repo_name);
+      const row = (await updateMetadata(db, repo.id, columns(meta))) ?? repo;
+      // Catalog discovery: a github repository's file is read now, with the caller's own token.
+      if (opened.kind === 'github' && meta.status === 'active') {
+        const { git } = opened;
+        await ctx.state.catalog.sync(row, (path) =>
+          git.getFile(path, row.default_branch).catch((error: { code?: string }) => {
+            if (error.code !== 'NOT_FOUND') throw error;
+            return null;
+          }),
+        );
+      } else if (opened.kind === 'local') await ctx.state.catalog.enqueue(row);
+      return ok(toRepo(row));
     },
   );
 };

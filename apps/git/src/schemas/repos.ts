@@ -42,7 +42,10 @@ export const RepoSchema = Type.Object({
   owner: Type.String(),
   repoName: Type.String(),
   fullName: Type.String(),
-  htmlUrl: Nullable(Type.String(), { description: 'null for local repositories' }),
+  htmlUrl: Nullable(Type.String(), {
+    description:
+      'github: the web page; local: the clone URL (smart HTTP, `<GIT_PUBLIC_URL or the origin asked>/git/<owner>/<repoName>.git`)',
+  }),
   defaultBranch: Type.String(),
   connectedBy: Type.String(),
   status: Type.String({ description: 'active, archived or missing' }),

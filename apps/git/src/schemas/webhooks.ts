@@ -2,7 +2,13 @@ import { Nullable, Stamps, stamps, Type, type Static } from '@platform/core';
 import { RepoParams, User } from './repos.js';
 import type { WebhookEventRow, WebhookRow } from '../database.js';
 
-export const WEBHOOK_EVENTS = ['push', 'create', 'delete', 'pull_request'] as const;
+export const WEBHOOK_EVENTS = [
+  'push',
+  'create',
+  'delete',
+  'pull_request',
+  'pull_request_review',
+] as const;
 
 export const WebhookInputSchema = Type.Object({
   user: Type.Optional(User),

@@ -21,6 +21,7 @@ import {
 import { useState } from 'react';
 import { shortSha } from './branches';
 import { pullState, type Pull } from './pulls';
+import { Reviews } from './reviews';
 
 /** What the pull request brings: the commits and files of head since its merge base. */
 function Changes({ id, pull }: { id: string; pull: Pull }) {
@@ -147,6 +148,7 @@ export function PullPage() {
         />
       </Card>
       <Changes id={id} pull={p} />
+      {repo.data && !p.htmlUrl && <Reviews id={id} pull={p} />}
       {p.state === 'open' && !p.merged && repo.data && can('git', 'mergePull', repo.data) && (
         <Merge id={id} pull={p} />
       )}

@@ -8,7 +8,10 @@ import {
   type DataOf,
   type ResourceSpec,
 } from '@platform/ui';
+import type { ReactNode } from 'react';
 import { Branches } from './branches';
+import { CloneUrl, CLONE_HINT } from './clone';
+import { Protection } from './protection';
 import { Commits } from './commits';
 import { Pulls } from './pulls';
 
@@ -19,6 +22,7 @@ const TABS = [
   ['branches', 'Branches'],
   ['commits', 'Commits'],
   ['pulls', 'Pull requests'],
+  ['protection', 'Protection'],
 ] as const;
 
 /** A repository's branches, commits and pull requests, one tab at a time (kept in the URL). */
@@ -38,6 +42,8 @@ function RepoViews({ repo }: { repo: Repo }) {
         <Commits repo={repo} />
       ) : tab === 'pulls' ? (
         <Pulls repo={repo} />
+      ) : tab === 'protection' ? (
+        <Protection repo={repo} />
       ) : (
         <Branches repo={repo} />
       )}
@@ -97,7 +103,16 @@ export const repos: ResourceSpec<Repo> = {
     ['Default branch', r.defaultBranch],
     ['Status', <Status key="s" value={r.status} />],
     ['Private', r.private ? 'Yes' : 'No'],
-    ['On the web', r.htmlUrl && <a href={r.htmlUrl}>{r.htmlUrl}</a>],
+    // A local repository's htmlUrl is its clone URL (smart HTTP on the platform).
+    ...(r.htmlUrl?.endsWith('.git')
+      ? ([
+          ['Clone', <CloneUrl key="clone" url={r.htmlUrl} />],
+          ['How to clone', CLONE_HINT],
+        ] as [string, ReactNode][])
+      : ([['On the web', r.htmlUrl && <a href={r.htmlUrl}>{r.htmlUrl}</a>]] as [
+          string,
+          ReactNode,
+        ][])),
     ['Connected by', r.connectedBy],
     ['Connected', formatDate(r.created)],
   ],

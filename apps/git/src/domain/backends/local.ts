@@ -12,20 +12,9 @@ import {
   type RepoMetadata,
 } from './backend.js';
 import { diff, flatten, toCommit, writeFiles } from './local-tree.js';
+import { serialised } from './lock.js';
 
 const HEADS = 'refs/heads/';
-const locks = new Map<string, Promise<unknown>>();
-
-/** One write at a time per repository in this process: a branch moves from what was read. */
-function serialised<T>(gitdir: string, work: () => Promise<T>): Promise<T> {
-  const previous = locks.get(gitdir) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const settled = next.catch(() => undefined);
-  locks.set(gitdir, settled);
-  void settled.then(() => locks.get(gitdir) === settled && locks.delete(gitdir));
-  return next;
-}
-
 const signature = (author: Author) => ({
   ...author,
   timestamp: Math.floor(Date.now() / 1000),

@@ -29,7 +29,7 @@ export interface operations {
                             owner: string;
                             repoName: string;
                             fullName: string;
-                            /** @description null for local repositories */
+                            /** @description github: the web page; local: the clone URL (smart HTTP, `<GIT_PUBLIC_URL or the origin asked>/git/<owner>/<repoName>.git`) */
                             htmlUrl: string | null;
                             defaultBranch: string;
                             connectedBy: string;

@@ -22,10 +22,20 @@ import type { operations as ListPulls } from './listPulls.js';
 import type { operations as CreatePull } from './createPull.js';
 import type { operations as GetPull } from './getPull.js';
 import type { operations as MergePull } from './mergePull.js';
+import type { operations as ListProtections } from './listProtections.js';
+import type { operations as ProtectBranch } from './protectBranch.js';
+import type { operations as UnprotectBranch } from './unprotectBranch.js';
+import type { operations as ListReviews } from './listReviews.js';
+import type { operations as CreateReview } from './createReview.js';
+import type { operations as GetCatalogDiscovery } from './getCatalogDiscovery.js';
+import type { operations as SetCatalogDiscovery } from './setCatalogDiscovery.js';
 import type { operations as CreateWebhook } from './createWebhook.js';
 import type { operations as DeleteWebhooks } from './deleteWebhooks.js';
 import type { operations as ListWebhookEvents } from './listWebhookEvents.js';
 import type { operations as ReceiveWebhook } from './receiveWebhook.js';
+import type { operations as GitInfoRefs } from './gitInfoRefs.js';
+import type { operations as GitUploadPack } from './gitUploadPack.js';
+import type { operations as GitReceivePack } from './gitReceivePack.js';
 
 export type operations = Health &
   ListProviders &
@@ -50,10 +60,20 @@ export type operations = Health &
   CreatePull &
   GetPull &
   MergePull &
+  ListProtections &
+  ProtectBranch &
+  UnprotectBranch &
+  ListReviews &
+  CreateReview &
+  GetCatalogDiscovery &
+  SetCatalogDiscovery &
   CreateWebhook &
   DeleteWebhooks &
   ListWebhookEvents &
-  ReceiveWebhook;
+  ReceiveWebhook &
+  GitInfoRefs &
+  GitUploadPack &
+  GitReceivePack;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/git/healthz'],
@@ -79,10 +99,20 @@ export const OPERATIONS = {
   createPull: ['POST', '/api/v1/git/repos/{id}/pulls'],
   getPull: ['GET', '/api/v1/git/repos/{id}/pulls/{number}'],
   mergePull: ['POST', '/api/v1/git/repos/{id}/pulls/{number}/merge'],
+  listProtections: ['GET', '/api/v1/git/repos/{id}/protections'],
+  protectBranch: ['PUT', '/api/v1/git/repos/{id}/protections/{branch}'],
+  unprotectBranch: ['DELETE', '/api/v1/git/repos/{id}/protections/{branch}'],
+  listReviews: ['GET', '/api/v1/git/repos/{id}/pulls/{number}/reviews'],
+  createReview: ['POST', '/api/v1/git/repos/{id}/pulls/{number}/reviews'],
+  getCatalogDiscovery: ['GET', '/api/v1/git/repos/{id}/catalog'],
+  setCatalogDiscovery: ['PUT', '/api/v1/git/repos/{id}/catalog'],
   createWebhook: ['POST', '/api/v1/git/repos/{id}/webhooks'],
   deleteWebhooks: ['DELETE', '/api/v1/git/repos/{id}/webhooks'],
   listWebhookEvents: ['GET', '/api/v1/git/webhooks/events'],
   receiveWebhook: ['POST', '/api/v1/git/webhooks/receive'],
+  gitInfoRefs: ['GET', '/git/{owner}/{repo}.git/info/refs'],
+  gitUploadPack: ['POST', '/git/{owner}/{repo}.git/git-upload-pack'],
+  gitReceivePack: ['POST', '/git/{owner}/{repo}.git/git-receive-pack'],
 } as const;
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
@@ -110,8 +140,18 @@ export const ACCESS = {
   createPull: {"resource":"git.pull","action":"create","rule":"member","scope":"git:write"},
   getPull: {"resource":"git.pull","action":"read","rule":"viewer","scope":"git:read"},
   mergePull: {"resource":"git.pull","action":"update","rule":"owner","scope":"git:write"},
+  listProtections: {"resource":"git.protection","action":"read","rule":"viewer","scope":"git:read"},
+  protectBranch: {"resource":"git.protection","action":"update","rule":"owner","scope":"git:write"},
+  unprotectBranch: {"resource":"git.protection","action":"delete","rule":"owner","scope":"git:write"},
+  listReviews: {"resource":"git.review","action":"read","rule":"viewer","scope":"git:read"},
+  createReview: {"resource":"git.review","action":"create","rule":"member","scope":"git:write"},
+  getCatalogDiscovery: {"resource":"git.repository","action":"read","rule":"viewer","scope":"git:read"},
+  setCatalogDiscovery: {"resource":"git.repository","action":"update","rule":"owner","scope":"git:write"},
   createWebhook: {"resource":"git.webhook","action":"create","rule":"owner","scope":"git:write"},
   deleteWebhooks: {"resource":"git.webhook","action":"delete","rule":"owner","scope":"git:write"},
   listWebhookEvents: {"resource":"git.event","action":"read","rule":"viewer","scope":"git:read"},
   receiveWebhook: {"resource":"git.event","action":"ingest","rule":"public","scope":null},
+  gitInfoRefs: {"resource":"git.repository","action":"read","rule":"viewer","scope":"git:read"},
+  gitUploadPack: {"resource":"git.repository","action":"read","rule":"viewer","scope":"git:read"},
+  gitReceivePack: {"resource":"git.repository","action":"update","rule":"owner","scope":"git:write"},
 } as const;

@@ -76,7 +76,7 @@ export const ACCESS = {
   login: {"resource":"passport.session","action":"create","rule":"public","scope":null},
   loginCallback: {"resource":"passport.session","action":"create","rule":"public","scope":null},
   logout: {"resource":"passport.session","action":"delete","rule":"public","scope":null},
-  me: {"resource":"passport.identity","action":"read","rule":"viewer","scope":"passport:read"},
+  me: {"resource":"passport.identity","action":"read","rule":"viewer","scope":null},
   listSessions: {"resource":"passport.session","action":"read","rule":"viewer","scope":"admin"},
   deleteSession: {"resource":"passport.session","action":"delete","rule":"owner","scope":"admin"},
   createKey: {"resource":"passport.key","action":"create","rule":"viewer","scope":"admin"},

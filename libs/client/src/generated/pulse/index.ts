@@ -5,13 +5,51 @@ import type { operations as ListEvents } from './listEvents.js';
 import type { operations as TrackEvents } from './trackEvents.js';
 import type { operations as GetEvent } from './getEvent.js';
 import type { operations as TopEvents } from './topEvents.js';
+import type { operations as InsightTrends } from './insightTrends.js';
+import type { operations as InsightFunnels } from './insightFunnels.js';
+import type { operations as InsightRetention } from './insightRetention.js';
+import type { operations as GetPerson } from './getPerson.js';
+import type { operations as PosthogCapture } from './posthogCapture.js';
+import type { operations as PosthogCaptureV0 } from './posthogCaptureV0.js';
+import type { operations as PosthogCaptureSingle } from './posthogCaptureSingle.js';
+import type { operations as PosthogBatch } from './posthogBatch.js';
+import type { operations as PosthogTrack } from './posthogTrack.js';
+import type { operations as PosthogFlags } from './posthogFlags.js';
+import type { operations as PosthogDecide } from './posthogDecide.js';
+import type { operations as PosthogRemoteConfig } from './posthogRemoteConfig.js';
+import type { operations as SegmentBatch } from './segmentBatch.js';
+import type { operations as SegmentTrack } from './segmentTrack.js';
+import type { operations as SegmentIdentify } from './segmentIdentify.js';
+import type { operations as SegmentPage } from './segmentPage.js';
+import type { operations as SegmentScreen } from './segmentScreen.js';
+import type { operations as SegmentGroup } from './segmentGroup.js';
+import type { operations as SegmentAlias } from './segmentAlias.js';
 
 export type operations = Health &
   TrackEvent &
   ListEvents &
   TrackEvents &
   GetEvent &
-  TopEvents;
+  TopEvents &
+  InsightTrends &
+  InsightFunnels &
+  InsightRetention &
+  GetPerson &
+  PosthogCapture &
+  PosthogCaptureV0 &
+  PosthogCaptureSingle &
+  PosthogBatch &
+  PosthogTrack &
+  PosthogFlags &
+  PosthogDecide &
+  PosthogRemoteConfig &
+  SegmentBatch &
+  SegmentTrack &
+  SegmentIdentify &
+  SegmentPage &
+  SegmentScreen &
+  SegmentGroup &
+  SegmentAlias;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/pulse/healthz'],
@@ -20,6 +58,25 @@ export const OPERATIONS = {
   trackEvents: ['POST', '/api/v1/pulse/events/batch'],
   getEvent: ['GET', '/api/v1/pulse/events/{id}'],
   topEvents: ['GET', '/api/v1/pulse/reports/top-events'],
+  insightTrends: ['GET', '/api/v1/pulse/insights/trends'],
+  insightFunnels: ['GET', '/api/v1/pulse/insights/funnels'],
+  insightRetention: ['GET', '/api/v1/pulse/insights/retention'],
+  getPerson: ['GET', '/api/v1/pulse/persons/{distinctId}'],
+  posthogCapture: ['POST', '/api/v1/pulse/posthog/e'],
+  posthogCaptureV0: ['POST', '/api/v1/pulse/posthog/i/v0/e'],
+  posthogCaptureSingle: ['POST', '/api/v1/pulse/posthog/capture'],
+  posthogBatch: ['POST', '/api/v1/pulse/posthog/batch'],
+  posthogTrack: ['POST', '/api/v1/pulse/posthog/track'],
+  posthogFlags: ['POST', '/api/v1/pulse/posthog/flags'],
+  posthogDecide: ['POST', '/api/v1/pulse/posthog/decide'],
+  posthogRemoteConfig: ['GET', '/api/v1/pulse/posthog/array/{token}/config'],
+  segmentBatch: ['POST', '/api/v1/pulse/segment/v1/batch'],
+  segmentTrack: ['POST', '/api/v1/pulse/segment/v1/track'],
+  segmentIdentify: ['POST', '/api/v1/pulse/segment/v1/identify'],
+  segmentPage: ['POST', '/api/v1/pulse/segment/v1/page'],
+  segmentScreen: ['POST', '/api/v1/pulse/segment/v1/screen'],
+  segmentGroup: ['POST', '/api/v1/pulse/segment/v1/group'],
+  segmentAlias: ['POST', '/api/v1/pulse/segment/v1/alias'],
 } as const;
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
@@ -30,4 +87,23 @@ export const ACCESS = {
   trackEvents: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
   getEvent: {"resource":"pulse.event","action":"read","rule":"viewer","scope":"pulse:read"},
   topEvents: {"resource":"pulse.report","action":"read","rule":"viewer","scope":"pulse:read"},
+  insightTrends: {"resource":"pulse.insight","action":"read","rule":"viewer","scope":"pulse:read"},
+  insightFunnels: {"resource":"pulse.insight","action":"read","rule":"viewer","scope":"pulse:read"},
+  insightRetention: {"resource":"pulse.insight","action":"read","rule":"viewer","scope":"pulse:read"},
+  getPerson: {"resource":"pulse.person","action":"read","rule":"viewer","scope":"pulse:read"},
+  posthogCapture: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  posthogCaptureV0: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  posthogCaptureSingle: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  posthogBatch: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  posthogTrack: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  posthogFlags: {"resource":"pulse.config","action":"read","rule":"public","scope":null},
+  posthogDecide: {"resource":"pulse.config","action":"read","rule":"public","scope":null},
+  posthogRemoteConfig: {"resource":"pulse.config","action":"read","rule":"public","scope":null},
+  segmentBatch: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  segmentTrack: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  segmentIdentify: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  segmentPage: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  segmentScreen: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  segmentGroup: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
+  segmentAlias: {"resource":"pulse.event","action":"ingest","rule":"member","scope":"pulse:ingest"},
 } as const;
