@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '@platform/testing';
-import { ADMIN, ANN, gitWorld, type GitWorld } from './git-world';
+import { ADMIN, ANN, BOB, gitWorld, type GitWorld } from './git-world';
 
 // Catalog discovery: pushing catalog-info.yaml to the default branch creates, changes and removes
 // catalog records through the catalog's import, annotated with where the file is; a file the
@@ -22,7 +22,8 @@ beforeAll(async () => {
   const data = repo.body.data as { id: string; htmlUrl: string };
   id = data.id;
   expect(data.htmlUrl).toBe(`${world.url}/git/acme/shop.git`);
-  location = `url:${data.htmlUrl}/blob/main/catalog-info.yaml`;
+  // GIT_PUBLIC_URL unset: the annotation names the default address, never a request's Host.
+  location = 'url:http://localhost:3000/git/acme/shop.git/blob/main/catalog-info.yaml';
   const key = await world.key(ANN, ['git:write']);
   await world.ok(world.dir, 'clone', '-q', world.remote('acme/shop', key), cwd());
 }, 60_000);
@@ -109,4 +110,37 @@ it('removes every record the file made when the file disappears', async () => {
   await until(async () => (await state()).entities.length === 0, 'nothing left');
   const owner = await world.call(ADMIN, 'GET', '/api/v1/catalog/owners/shop-team');
   expect(owner.status).toBe(404);
+});
+
+it('imports as the pusher: a record another person owns is refused, the error listed', async () => {
+  const made = await world.call(BOB, 'POST', '/api/v1/catalog/services', {
+    name: 'ledger-x',
+    description: "Bob's",
+  });
+  expect(made.status).toBe(201);
+  await push([GROUP, component('ledger-x', 'Taken over')].join('---\n'), 'Not mine');
+  const refused = await until(
+    async () => (await state()).error?.includes('ledger-x') ?? false,
+    'the refusal listed',
+  );
+  expect(refused).toBe(true);
+  expect((await state()).error).toContain('may not update catalog records it does not own');
+  const bobs = await service('ledger-x');
+  expect(bobs?.description).toBe("Bob's");
+  expect(bobs?.annotations['backstage.io/managed-by-location']).toBeUndefined();
+  const owner = await world.call(ADMIN, 'GET', '/api/v1/catalog/owners/shop-team');
+  expect(owner.status).toBe(404); // nothing of the file written
+});
+
+it('removing the file deletes only the records the file created', async () => {
+  const mine = await world.call(ANN, 'POST', '/api/v1/catalog/services', { name: 'wallet' });
+  expect(mine.status).toBe(201);
+  const file = [GROUP, component('wallet', 'From the file'), component('purse', 'Made')];
+  await push(file.join('---\n'), 'Wallet');
+  await until(async () => (await service('wallet'))?.description === 'From the file', 'import');
+  await until(async () => (await state()).error === null, 'no error');
+  await push(null, 'No catalog again');
+  await until(async () => (await state()).entities.length === 0, 'nothing listed');
+  expect(await service('purse')).toBeUndefined(); // the file made it: removed
+  expect((await service('wallet'))?.description).toBe('From the file'); // it did not: kept
 });

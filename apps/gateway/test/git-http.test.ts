@@ -190,3 +190,20 @@ it("refuses what is not git's request, and survives a client hanging up mid-push
   expect(refs).not.toContain('refs/heads/hangup');
   expect(await events()).toBe(before + 1);
 });
+
+it('never stores a clone URL from the Host header: each reader sees its own origin', async () => {
+  const forged = await world.call(
+    ANN,
+    'POST',
+    '/api/v1/git/repos',
+    { providerId: 'local', owner: 'acme', repoName: 'Forged' },
+    { host: 'evil.example' },
+  );
+  expect(forged.status).toBe(201);
+  const { id } = forged.body.data as { id: string };
+  const read = await world.call(BOB, 'GET', `/api/v1/git/repos/${id}`);
+  expect((read.body.data as { htmlUrl: string }).htmlUrl).toBe(`${world.url}/git/acme/Forged.git`);
+  const listed = await world.call(BOB, 'GET', '/api/v1/git/repos');
+  const urls = (listed.body.data as Array<{ htmlUrl: string | null }>).map((r) => r.htmlUrl);
+  expect(urls.join(' ')).not.toContain('evil.example');
+});

@@ -216,6 +216,17 @@ it('requires a pull request and approvals; reviews decide the merge', async () =
   expect(blocked.status).toBe(409);
   expect(blocked.body.error?.message).toContain('the changes requested by root@example.com');
   expect((await review(ADMIN, 'APPROVE')).status).toBe(201);
+  // A commit pushed to the head after the approval: approve again.
+  const newer = await world.call(ANN, 'POST', `/api/v1/git/repos/${id}/commits`, {
+    branch: 'feature',
+    message: 'After the approval',
+    files: [{ path: 'late.txt', content: 'late' }],
+  });
+  expect(newer.status).toBe(201);
+  const stale = await merge();
+  expect(stale.status).toBe(409);
+  expect(stale.body.error?.message).toContain('approvals of an older commit do not count');
+  expect((await review(ADMIN, 'APPROVE')).status).toBe(201);
   const listed = await world.call(ANN, 'GET', `${base}/reviews`);
   expect(listed.body.data).toMatchObject({ mergeable: true, missing: [] });
   const merged = await merge();

@@ -31,6 +31,7 @@ export interface GitWorld {
     method: string,
     path: string,
     body?: unknown,
+    headers?: Record<string, string>,
   ): Promise<{ status: number; body: { data?: unknown; error?: { message: string } } }>;
   /** A personal API key of `identity` with these scopes. */
   key(identity: Identity, scopes: string[]): Promise<string>;
@@ -78,12 +79,12 @@ export async function gitWorld(
   const url = await listen(gw.app);
   const host = url.replace(/^http:\/\//, '');
 
-  const call: GitWorld['call'] = async (identity, method, path, body) => {
+  const call: GitWorld['call'] = async (identity, method, path, body, headers = {}) => {
     const res = await gw.app.inject({
       method: method as 'GET',
       url: path,
       // As a browser at the listening address would send it (the clone URLs answered use it).
-      headers: { ...(await identityHeaders(identity)), host },
+      headers: { ...(await identityHeaders(identity)), host, ...headers },
       ...(body === undefined ? {} : { payload: body as object }),
     });
     return { status: res.statusCode, body: res.json() };

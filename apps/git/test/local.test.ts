@@ -287,9 +287,8 @@ describe('pull requests', () => {
     const dir = clone('squashed');
     expect(gitCli(dir, 'log', '-1', '--format=%s|%P')).toMatch(/^Squashed\|[0-9a-f]{40}$/);
     expect(readFileSync(join(dir, 's.txt'), 'utf8')).toBe('2');
-    expect((await api.post(`/repos/${repoId}/pulls/1/merge`, { method: 'rebase' })).status).toBe(
-      400,
-    );
+    const rebase = await api.post(`/repos/${repoId}/pulls/1/merge`, { method: 'rebase' });
+    expect(rebase.status).toBe(400);
   });
 
   it('deletes a branch but never the default one', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { newId, type ServiceContext } from '@platform/core';
+import { newId, type Identity, type ServiceContext } from '@platform/core';
 import type { GitConfig } from '../config.js';
 import type { GitDatabase, RepositoryRow } from '../database.js';
 import { insertEvent } from '../repositories/webhooks.js';
@@ -20,8 +20,12 @@ interface LedgerPush {
   timestamp: string;
 }
 
-/** Called after each recorded push (catalog discovery listens). */
-export type PushListener = (repo: RepositoryRow, update: RefUpdate) => Promise<void>;
+/** Called after each recorded push, with who pushed (catalog discovery listens). */
+export type PushListener = (
+  repo: RepositoryRow,
+  update: RefUpdate,
+  identity: Identity,
+) => Promise<void>;
 
 /**
  * Pushes to local repositories, through HTTP or the commits API: each updated ref is one push
@@ -41,14 +45,14 @@ export function pushRecorder(ctx: ServiceContext<GitDatabase, GitConfig>, hooks:
   /**
    * Records the updates of one push. `known`: the shas the repository's refs pointed at before
    * (the commits listed are those new to it). `refEvents`: also a `create` or `delete` event for
-   * a ref made or removed (git pushes; the API's branch routes send their own). Never throws: the
-   * refs have moved already.
+   * a ref made or removed (git pushes; the API's branch routes send their own). `identity`: the
+   * request's (what follows a push acts as that caller). Never throws: the refs have moved already.
    */
   async function record(
     repo: RepositoryRow,
     gitdir: string,
     updates: RefUpdate[],
-    pusher: Pusher,
+    pusher: Pusher & { identity: Identity },
     known: string[],
     refEvents = false,
   ) {
@@ -65,7 +69,7 @@ export function pushRecorder(ctx: ServiceContext<GitDatabase, GitConfig>, hooks:
     repo: RepositoryRow,
     gitdir: string,
     update: RefUpdate,
-    pusher: Pusher,
+    { identity, ...pusher }: Pusher & { identity: Identity },
     known: string[],
     refEvents: boolean,
   ) {
@@ -119,7 +123,7 @@ export function pushRecorder(ctx: ServiceContext<GitDatabase, GitConfig>, hooks:
       },
       timestamp: new Date().toISOString(),
     });
-    for (const listener of listeners) await listener(repo, update);
+    for (const listener of listeners) await listener(repo, update, identity);
   }
 
   return {

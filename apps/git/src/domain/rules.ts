@@ -23,7 +23,11 @@ export async function directWrite(
     );
 }
 
-/** Each reviewer's review that counts: their latest approval or request for changes. */
+/**
+ * Each reviewer's review that counts: their latest approval or request for changes. A reviewer is
+ * a person (`author`: a signed-in person's email, a personal key's owner's, else the key's own
+ * name), so one person's several keys are one reviewer.
+ */
 export function standingReviews(reviews: ReviewRow[]): ReviewRow[] {
   const latest = new Map<string, ReviewRow>();
   for (const review of reviews)
@@ -31,23 +35,39 @@ export function standingReviews(reviews: ReviewRow[]): ReviewRow[] {
   return [...latest.values()];
 }
 
-/** What a pull request into a protected branch still lacks (empty when it may be merged). */
-export async function unmetRules(db: GitDb, repo: RepositoryRow, pull: PullRow) {
+/**
+ * What a pull request into a protected branch still lacks (empty when it may be merged). Only an
+ * approval of `headSha`, the head branch's commit now, counts: new commits need approving again.
+ */
+export async function unmetRules(
+  db: GitDb,
+  repo: RepositoryRow,
+  pull: PullRow,
+  headSha: string | undefined,
+) {
   const rule = await findProtection(db, repo.id, pull.base);
   if (!rule) return [];
   const standing = standingReviews(await listReviews(db, repo.id, pull.number));
-  const approvals = standing.filter((r) => r.state === 'approved').length;
+  const approved = standing.filter((r) => r.state === 'approved');
+  const approvals = approved.filter((r) => headSha !== undefined && r.commit_sha === headSha);
   const blocking = standing.filter((r) => r.state === 'changes_requested').map((r) => r.author);
   const missing: string[] = [];
-  if (approvals < rule.required_approvals)
-    missing.push(`${approvalsText(rule.required_approvals)} (it has ${approvals})`);
+  const stale =
+    approved.length > approvals.length ? '; approvals of an older commit do not count' : '';
+  if (approvals.length < rule.required_approvals)
+    missing.push(`${approvalsText(rule.required_approvals)} (it has ${approvals.length}${stale})`);
   if (blocking.length > 0) missing.push(`the changes requested by ${blocking.join(', ')}`);
   return missing;
 }
 
 /** A merge into a protected branch: 409 saying which rules do not hold yet. */
-export async function mergeable(db: GitDb, repo: RepositoryRow, pull: PullRow) {
-  const missing = await unmetRules(db, repo, pull);
+export async function mergeable(
+  db: GitDb,
+  repo: RepositoryRow,
+  pull: PullRow,
+  headSha: string | undefined,
+) {
+  const missing = await unmetRules(db, repo, pull, headSha);
   if (missing.length > 0)
     throw conflict(
       `Pull request #${pull.number} cannot be merged into ${pull.base}, a protected branch: it needs ${missing.join(' and ')}`,

@@ -25,8 +25,8 @@ export function gitState(ctx: ServiceContext<GitDatabase, GitConfig>): GitState 
   const pushes = pushRecorder(ctx, webhooks);
   const catalog = catalogDiscovery(ctx);
   // A push to the default branch: the catalog file is read again (a durable job, within seconds).
-  pushes.onPush(async (repo, update) => {
-    if (update.ref === `refs/heads/${repo.default_branch}`) await catalog.enqueue(repo);
+  pushes.onPush(async (repo, update, identity) => {
+    if (update.ref === `refs/heads/${repo.default_branch}`) await catalog.enqueue(repo, identity);
   });
   return { webhooks, pushes, catalog };
 }

@@ -33,3 +33,11 @@ export async function countRepositories(db: GitDb, providerId: string): Promise<
 
 export const deleteProvider = (db: GitDb, id: string) =>
   db.deleteFrom('providers').where('id', '=', id).returningAll().executeTakeFirst();
+
+/** The ids of the local providers (their repositories' clone URLs are the platform's own). */
+export const localProviderIds = async (db: GitDb): Promise<Set<string>> =>
+  new Set(
+    (await db.selectFrom('providers').select('id').where('type', '=', 'local').execute()).map(
+      (row) => row.id,
+    ),
+  );

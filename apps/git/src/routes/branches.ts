@@ -178,9 +178,8 @@ export const branchRoutes: GitRoutes = async (app, ctx) => {
           before: commit.parents[0] ?? ZERO,
           after: commit.sha,
         };
-        await ctx.state.pushes.record(opened.repo, opened.gitdir, [update], author, [
-          update.before,
-        ]);
+        const by = { ...author, identity: request.identity };
+        await ctx.state.pushes.record(opened.repo, opened.gitdir, [update], by, [update.before]);
       }
       return reply.code(201).send(ok(commit));
     },

@@ -52,7 +52,7 @@ export const catalogRoutes: GitRoutes = async (app, ctx) => {
     async (request) => {
       const opened = await access.open(request, request.params.id, undefined);
       const row = await updateCatalogPath(db, opened.repo.id, request.body.path);
-      if (opened.kind === 'local') await ctx.state.catalog.enqueue(row);
+      if (opened.kind === 'local') await ctx.state.catalog.enqueue(row, request.identity);
       return ok(toCatalogState(row, DEFAULT_CATALOG_PATH));
     },
   );

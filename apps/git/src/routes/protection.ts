@@ -134,10 +134,12 @@ export const protectionRoutes: GitRoutes = async (app, ctx) => {
       },
     },
     async (request) => {
-      const { repo } = await local(request, request.params.id);
+      const { repo, git } = await local(request, request.params.id);
       const pull = await findPull(db, repo.id, request.params.number);
       if (!pull) throw notFound('Pull request', `#${request.params.number} of ${repo.name}`);
-      const missing = await unmetRules(db, repo, pull);
+      // A head branch deleted since: no commit, so no approval of it.
+      const [head] = await git.listCommits(pull.head, 1, 0).catch(() => []);
+      const missing = await unmetRules(db, repo, pull, head?.sha);
       const reviews = (await listReviews(db, repo.id, pull.number)).map(toReview);
       return ok({ mergeable: missing.length === 0, missing, reviews });
     },

@@ -156,7 +156,8 @@ export const pullRoutes: GitRoutes = async (app, ctx) => {
         throw conflict(`Pull request #${number} is ${pull.merged ? 'merged' : 'closed'} already`);
       const text = message ?? `Merge pull request #${number} from ${pull.head}\n\n${pull.title}`;
       const author = access.author(request, user);
-      await mergeable(db, opened.repo, pull);
+      const [head] = await opened.git.listCommits(pull.head, 1, 0);
+      await mergeable(db, opened.repo, pull, head?.sha);
       const before = await opened.git.listCommits(pull.base, 1, 0);
       const sha = await opened.git.merge(pull.base, pull.head, method, text, author);
       const merged = await markMerged(db, pull.id, sha);
@@ -167,9 +168,8 @@ export const pullRoutes: GitRoutes = async (app, ctx) => {
           pull_request: toPull(merged),
         });
         const update = { ref: `refs/heads/${pull.base}`, before: before[0].sha, after: sha };
-        await ctx.state.pushes.record(opened.repo, opened.gitdir, [update], author, [
-          update.before,
-        ]);
+        const by = { ...author, identity: request.identity };
+        await ctx.state.pushes.record(opened.repo, opened.gitdir, [update], by, [update.before]);
       }
       return ok({ merged: true, sha, message: 'Pull Request successfully merged' });
     },

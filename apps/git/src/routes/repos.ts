@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import { gitAccess, repositoryOwner } from '../domain/access.js';
 import type { RepositoryRow } from '../database.js';
 import type { RepoMetadata } from '../domain/backends/backend.js';
-import { findProvider } from '../repositories/providers.js';
+import { findProvider, localProviderIds } from '../repositories/providers.js';
 import {
   deleteRepository,
   findRepository,
@@ -39,6 +39,22 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
   /** Where git clients reach the platform: GIT_PUBLIC_URL, else the request's own origin. */
   const origin = (request: FastifyRequest) =>
     ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
+  /**
+   * Repositories as the reader sees them: a local one's clone URL is made now, from the reader's
+   * own origin (never stored: a Host header sent by whoever connected it would be shown to all).
+   */
+  const present = async (request: FastifyRequest, rows: RepositoryRow[]) => {
+    const local = await localProviderIds(db);
+    return rows.map((row) =>
+      toRepo(
+        local.has(row.provider_id)
+          ? { ...row, html_url: cloneUrl(origin(request), row.owner, row.repo_name) }
+          : row,
+      ),
+    );
+  };
+  const presentOne = async (request: FastifyRequest, row: RepositoryRow) =>
+    (await present(request, [row]))[0];
   // Anyone signed in sees the connections; members connect; the connection's owners (its
   // creator, its team, admins) change or remove it.
   const READ: Access = { resource: 'git.repository', action: 'read' };
@@ -60,7 +76,9 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
     },
     async (request) => {
       const { providerId, limit, offset } = request.query;
-      return ok((await listRepositories(db, { providerId }, { limit, offset })).map(toRepo));
+      return ok(
+        await present(request, await listRepositories(db, { providerId }, { limit, offset })),
+      );
     },
   );
 
@@ -84,7 +102,6 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
       const opened = await access.backend(request, provider, owner, repoName, user);
       if (opened.kind === 'local') await opened.git.create('main');
       const meta = await opened.git.metadata();
-      if (opened.kind === 'local') meta.htmlUrl = cloneUrl(origin(request), owner, repoName);
       const fullName = `${meta.owner}/${meta.repoName}`;
       const row = await orConflict(
         () =>
@@ -101,7 +118,7 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
           }),
         nameTaken('Repository', fullName),
       );
-      return reply.code(201).send(ok(toRepo(row)));
+      return reply.code(201).send(ok(await presentOne(request, row)));
     },
   );
 
@@ -116,7 +133,8 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
         response: responses({ 200: RepoSchema }),
       },
     },
-    async (request) => ok(toRepo(await findRepository(db, request.params.idOrName))),
+    async (request) =>
+      ok(await presentOne(request, await findRepository(db, request.params.idOrName))),
   );
 
   app.delete(
@@ -134,7 +152,7 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
     },
     async (request) => {
       const repo = await findRepository(db, request.params.idOrName);
-      return ok(toRepo((await deleteRepository(db, repo.id)) ?? repo));
+      return ok(await presentOne(request, (await deleteRepository(db, repo.id)) ?? repo));
     },
   );
 
@@ -161,20 +179,19 @@ export const repoRoutes: GitRoutes = async (app, ctx) => {
       // Missing (GitHub's 404, a local directory gone): what was known stays, status says so.
       const meta = found?.status === 'missing' || !found ? toMeta(opened.repo) : found;
       const { repo } = opened;
-      if (opened.kind === 'local')
-        meta.htmlUrl = cloneUrl(origin(request), repo.owner, repo.repo_name);
+      if (opened.kind === 'local') meta.htmlUrl = null; // made at read time (present)
       const row = (await updateMetadata(db, repo.id, columns(meta))) ?? repo;
       // Catalog discovery: a github repository's file is read now, with the caller's own token.
       if (opened.kind === 'github' && meta.status === 'active') {
         const { git } = opened;
-        await ctx.state.catalog.sync(row, (path) =>
+        await ctx.state.catalog.sync(row, request.identity, (path) =>
           git.getFile(path, row.default_branch).catch((error: { code?: string }) => {
             if (error.code !== 'NOT_FOUND') throw error;
             return null;
           }),
         );
-      } else if (opened.kind === 'local') await ctx.state.catalog.enqueue(row);
-      return ok(toRepo(row));
+      } else if (opened.kind === 'local') await ctx.state.catalog.enqueue(row, request.identity);
+      return ok(await presentOne(request, row));
     },
   );
 };

@@ -153,7 +153,7 @@ export const smartHttpRoutes: GitRoutes = async (app, ctx) => {
         body = body.pipe(createGunzip());
         Object.assign(cgi, { body, contentEncoding: undefined, contentLength: undefined });
       }
-      const pusher = access.author(request, undefined);
+      const pusher = { ...access.author(request, undefined), identity: request.identity };
       return send(reply, await serveReceive(ctx, repo, gitdir, cgi, pusher));
     },
   );

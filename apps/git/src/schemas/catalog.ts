@@ -33,8 +33,10 @@ export const toCatalogState = (
   branch: row.default_branch,
   error: row.catalog_error,
   checkedAt: row.catalog_checked_at?.toISOString() ?? null,
-  entities: (Array.isArray(row.catalog_entities) ? row.catalog_entities : []) as Array<{
-    target: string;
-    name: string;
-  }>,
+  entities: (
+    (Array.isArray(row.catalog_entities) ? row.catalog_entities : []) as Array<{
+      target: string;
+      name: string;
+    }>
+  ).map(({ target, name }) => ({ target, name })),
 });

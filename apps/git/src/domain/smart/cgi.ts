@@ -135,20 +135,22 @@ export function runHttpBackend(request: CgiRequest): Promise<CgiReply> {
       resolve({ status, headers, body });
     };
     child.stdout.on('data', onData);
+    // What runs after the child is never an unhandled rejection (it would stop the process).
+    const afterExit = (code: number | null) =>
+      (request.afterExit?.(code) ?? Promise.resolve()).catch((error: unknown) =>
+        request.log?.(`after git http-backend: ${(error as Error)?.message ?? String(error)}`),
+      );
     void exited.then(async (code) => {
       if (!answered) {
         reject(new ApiError('BAD_GATEWAY', `git http-backend ended without an answer (${code})`));
-        await request.afterExit?.(code).catch(() => undefined);
+        await afterExit(code);
         return;
       }
       await new Promise((done) =>
         child.stdout.readableEnded ? done(null) : child.stdout.once('end', done),
       );
-      try {
-        await request.afterExit?.(code);
-      } finally {
-        body.end();
-      }
+      await afterExit(code);
+      body.end();
     });
   });
 }

@@ -1,4 +1,5 @@
 import { basename, dirname } from 'node:path';
+import type { Identity } from '@platform/core';
 import type { RepositoryRow } from '../../database.js';
 import { listProtections } from '../../repositories/protections.js';
 import { serialised } from '../backends/lock.js';
@@ -33,7 +34,7 @@ export function serveReceive(
   repo: RepositoryRow,
   gitdir: string,
   request: SmartRequest,
-  pusher: Pusher,
+  pusher: Pusher & { identity: Identity },
 ): Promise<CgiReply> {
   return new Promise<CgiReply>((resolve, reject) => {
     void serialised(gitdir, async () => {
@@ -52,6 +53,9 @@ export function serveReceive(
               const updates = updatesBetween(before, after);
               const known = [...before.values()];
               await ctx.state.pushes.record(repo, gitdir, updates, pusher, known, true);
+            } catch (error) {
+              // The refs could not be read again (git failed): the push stays, unrecorded.
+              ctx.log.error({ err: error, repository: repo.name }, 'push not recorded');
             } finally {
               finished();
             }
