@@ -4,59 +4,30 @@ import { request } from 'undici';
 import { authSettings, buildServiceApp, deriveKey, signIdentity, type App } from '@platform/core';
 import { newApiKey } from '@platform/passport';
 import { pulse } from '@platform/pulse';
-import { sql } from '@platform/db';
 import { deadUrl, listen, sleep } from '@platform/testing';
-import { gatewayConfig, SERVICES } from '../src/index';
+import { SERVICES } from '../src/index';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 import { speaksClientShape } from './sweep-inputs';
+import {
+  AUTH,
+  BASIC,
+  BODY_KEY,
+  BOOTSTRAP,
+  CLIENT_SECRET,
+  databaseDump,
+  NOTHING_SIGNED_OUT,
+  PAGES,
+  PROXIED,
+  PUBLIC,
+  SESSION_SECRET,
+  SIGN_IN,
+  SIGNED,
+} from './auth-expectations';
 
 // Authentication on: every route of the merged OpenAPI document and every page, swept without
 // credentials, with a valid key, with a revoked and an expired one; in-process, through a proxied
 // standalone service, and at that service directly. Planted secrets are then looked for in every
 // answer, log line and database row.
-
-const SESSION_SECRET = 'planted-session-secret-0123456789-abcdefgh';
-const CLIENT_SECRET = 'planted-oidc-client-secret-4242';
-const BOOTSTRAP = newApiKey();
-const AUTH = {
-  OIDC_ISSUER: 'http://127.0.0.1:9/',
-  OIDC_CLIENT_ID: 'platform',
-  OIDC_CLIENT_SECRET: CLIENT_SECRET,
-  SESSION_SECRET,
-};
-
-describe('authentication settings', () => {
-  it('are off without the three variables and on with all three', () => {
-    expect(gatewayConfig(SERVICES, {}).auth.enabled).toBe(false);
-    expect(gatewayConfig(SERVICES, AUTH).auth).toMatchObject({
-      enabled: true,
-      oidc: { issuer: 'http://127.0.0.1:9/', clientId: 'platform' }, // verbatim
-    });
-  });
-
-  it('stop start-up naming the missing variables when only some are set', () => {
-    expect(() => gatewayConfig(SERVICES, { OIDC_CLIENT_ID: 'x' })).toThrow(
-      'Invalid configuration: OIDC_CLIENT_SECRET, SESSION_SECRET are not set: authentication needs OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, SESSION_SECRET all set (or none, to turn it off)',
-    );
-    expect(() => authSettings({ ...AUTH, SESSION_SECRET: ' ' })).toThrow(
-      'Invalid configuration: SESSION_SECRET is not set',
-    );
-  });
-
-  it('refuse production without authentication unless AUTH_DISABLED=true', () => {
-    expect(() => authSettings({ NODE_ENV: 'production' })).toThrow(
-      'Invalid configuration: AUTH_DISABLED must be true to run with NODE_ENV=production and no authentication',
-    );
-    expect(authSettings({ NODE_ENV: 'production', AUTH_DISABLED: 'true' }).enabled).toBe(false);
-    expect(authSettings({ ...AUTH, NODE_ENV: 'production' }).enabled).toBe(true);
-  });
-
-  it('refuse a short session secret', () => {
-    expect(() => authSettings({ ...AUTH, SESSION_SECRET: 'short' })).toThrow(
-      'Invalid configuration: SESSION_SECRET must be at least 32 characters long',
-    );
-  });
-});
 
 let gw: GatewayUnderTest;
 let base: string;
@@ -142,31 +113,6 @@ async function operations() {
     })),
   );
 }
-
-// A service's health is public wherever it runs, as the gateway's own.
-const PUBLIC = new Set([
-  'GET /healthz',
-  'GET /api/v1/features',
-  ...SERVICES.map((s) => `GET ${s.prefix}/healthz`),
-]);
-// The identity service's sign-in routes take no credentials, by nature; they answer no data
-// (logout too, so that a browser whose session lapsed can still clear its cookie).
-const SIGN_IN =
-  /^(GET \/api\/v1\/passport\/(login|callback|providers\/callback)|POST \/api\/v1\/passport\/logout)$/;
-// Webhook deliveries authenticate by their signature, not by a platform credential.
-const SIGNED = new Set(['POST /api/v1/git/webhooks/receive']);
-// git's smart HTTP takes the key as HTTP Basic: without one, a 401 asking for it (no redirect).
-const BASIC = /^\/git\//;
-// PostHog's start-up calls answer fixed settings to anyone (posthog-js asks before any event).
-for (const path of ['POST /api/v1/pulse/posthog/flags', 'POST /api/v1/pulse/posthog/decide'])
-  PUBLIC.add(path);
-PUBLIC.add('GET /api/v1/pulse/posthog/array/sweep/config');
-// PostHog's and Segment's ingestion take the key in the body too (as their libraries send it).
-const BODY_KEY = /^\/api\/v1\/pulse\/(posthog|segment)\//;
-// The services this test runs standalone behind the gateway's proxy.
-const PROXIED = /^\/api\/v1\/pulse\//;
-const NOTHING_SIGNED_OUT = '{"success":true,"data":{"signedOut":false}}';
-const PAGES = ['/', '/docs', '/docs/static/index.html', '/ledger/', '/pulse/a/deep/link', '/x'];
 
 describe('with authentication on', () => {
   it('answers nothing but /healthz and /api/v1/features without credentials', async () => {
@@ -340,7 +286,7 @@ describe('a proxied standalone service', () => {
 describe('planted secrets', () => {
   it('appear in no answer, no log line and no database row', async () => {
     const planted = [BOOTSTRAP, SESSION_SECRET, CLIENT_SECRET];
-    const dump = await databaseDump();
+    const dump = await databaseDump(gw.db);
     expect(answers.length).toBeGreaterThan(100);
     expect(logs.length).toBeGreaterThan(10);
     for (const secret of planted) {
@@ -350,20 +296,3 @@ describe('planted secrets', () => {
     }
   });
 });
-
-/** Every row of every table of every schema, as text. */
-async function databaseDump() {
-  const { rows: tables } = await sql<{ schema: string; name: string }>`
-    select table_schema as schema, table_name as name from information_schema.tables
-    where table_schema not in ('pg_catalog', 'information_schema') and table_type = 'BASE TABLE'`.execute(
-    gw.db.kysely,
-  );
-  expect(tables.some((t) => t.schema === 'passport')).toBe(true);
-  let dump = '';
-  for (const { schema, name } of tables) {
-    const { rows } = await sql<{ row: string }>`
-      select t::text as row from ${sql.table(`${schema}.${name}`)} t`.execute(gw.db.kysely);
-    dump += rows.map((r) => r.row).join('\n');
-  }
-  return dump;
-}

@@ -8,9 +8,8 @@ import { AUTH_ENV, deadUrl, listen } from '@platform/testing';
 import { gatewayUnderTest, type GatewayUnderTest } from './helpers';
 
 // The key in the body where pulse runs on its own behind the gateway's proxy, which reads the key
-// from the bytes as sent (gzip included) and forwards the caller's identity. (Reached directly, a
-// standalone service checks keys with GET /api/v1/passport/me, which a pulse:ingest key may not
-// call: not covered here.)
+// from the bytes as sent (gzip included) and forwards the caller's identity; and reached
+// directly, where the service checks the key with GET /api/v1/passport/me (no scope needed).
 
 const ADMIN = newApiKey();
 let gw: GatewayUnderTest;
@@ -77,6 +76,14 @@ it('takes posthog-node (gzip, key in the body) through the proxy', async () => {
   expect(failures).toEqual([expect.objectContaining({ name: 'PostHogFetchHttpError' })]);
   expect((failures[0] as { response: Response }).response.status).toBe(401);
   expect(await names('refused')).toEqual([]);
+});
+
+it('takes posthog-node at the standalone service directly, checking the key with passport', async () => {
+  expect(await capture(pulseUrl, 'direct')).toEqual([]);
+  expect(await names('direct')).toEqual(['$identify', 'proxied']);
+  const failures = await capture(pulseUrl, 'direct-refused', newApiKey());
+  expect((failures[0] as { response: Response }).response.status).toBe(401);
+  expect(await names('direct-refused')).toEqual([]);
 });
 
 it('takes analytics-node (HTTP Basic) through the proxy', async () => {

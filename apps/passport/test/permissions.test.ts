@@ -92,17 +92,27 @@ describe('providers', () => {
 });
 
 describe('keys', () => {
-  it('tell any key who it is, whatever its scopes (standalone services ask /me with it)', async () => {
+  it('tell any key what it is, and only a key that reads passport whose it is', async () => {
     const ingest = (
       await call(ada, 'POST', '/keys', { name: 'ada-ingest', scopes: ['pulse:ingest'] })
     ).body.data.key;
     const who = await call(ingest, 'GET', '/me');
     expect(who.status).toBe(200);
-    expect(who.body.data).toMatchObject({
+    // A write-only key ships in web pages: it learns nothing of its owner or team.
+    expect(who.body.data).toEqual({
       kind: 'key',
+      keyId: expect.any(String),
       name: 'ada-ingest',
+      role: 'member',
       scopes: ['pulse:ingest'],
+      owner: null,
+      team: null,
+      teams: [],
     });
+    expect(JSON.stringify(who.body)).not.toContain('ada@example.com');
+    const reader = (await call(ada, 'POST', '/keys', { name: 'ada-reader', scopes: ['*:read'] }))
+      .body.data.key;
+    expect((await call(reader, 'GET', '/me')).body.data.owner).toBe('ada@example.com');
     // Everything else of the identity service still needs its scopes.
     expect((await call(ingest, 'GET', '/keys')).status).toBe(403);
   });

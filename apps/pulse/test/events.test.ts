@@ -70,6 +70,19 @@ describe('POST /events', () => {
     });
     expect(text.statusCode).toBe(415);
     expect(text.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    // Nested without end (it crashed validation with a 500): refused, nothing stored.
+    const deep = await svc.app.inject({
+      method: 'POST',
+      url: '/api/v1/pulse/events',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"name":"x","properties":{"a":${'['.repeat(20000)}${']'.repeat(20000)}}}`,
+    });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().error).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'The JSON body nests deeper than 256 levels',
+    });
+    expect((await get('/events')).json().data).toEqual([]);
   });
 
   it('does not count an event twice when its client id is sent again', async () => {

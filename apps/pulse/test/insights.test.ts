@@ -129,9 +129,32 @@ describe('trends', () => {
     expect(split.series).toEqual([]);
   });
 
+  it('counts by the hour where DST moves half an hour (Lord Howe), and takes any spelling of a zone', async () => {
+    // 2026-04-05 02:00 +11:00 (15:00Z) becomes 01:30 +10:30: hours start at :30 past UTC after.
+    const at = ['2026-04-04T14:10:00Z', '2026-04-04T15:45:00Z', '2026-04-04T16:40:00Z'];
+    for (const [i, timestamp] of at.entries())
+      await svc.app.inject({
+        method: 'POST',
+        url: '/api/v1/pulse/events',
+        payload: { id: `lh-${i}`, name: 'lh', timestamp },
+      });
+    const range = {
+      event: 'lh',
+      interval: 'hour',
+      from: '2026-04-04T13:00:00Z',
+      to: '2026-04-04T17:59:59Z',
+    };
+    const data = await ok('trends', { ...range, tz: 'australia/lord_howe' });
+    expect(data.tz).toBe('Australia/Lord_Howe');
+    expect(data.series[0].total).toBe(3);
+    expect(data.series[0].counts.reduce((a: number, b: number) => a + b, 0)).toBe(3);
+    expect(data.periods.length).toBe(data.series[0].counts.length);
+  });
+
   it.each([
     [{ event: 'view', tz: 'Mars/Olympus' }, /tz is not a known time zone: Mars\/Olympus/],
     [{ event: 'view', tz: '+25:00' }, /tz is not a valid offset/],
+    [{ event: 'view', tz: '+05:07' }, /whole quarter hours/],
     [{ event: 'view', from: '2026-03-02', to: '2026-03-01' }, /from must not be after to/],
     [{ event: 'view', from: '2026-02-30' }, /from is not a valid date/],
     [

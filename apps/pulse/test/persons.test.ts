@@ -36,6 +36,27 @@ it('merges an anonymous person into the identified one, whose properties win', a
   expect((await person('user')).id).toBe(merged.id);
 });
 
+it('keeps every property of requests changing one person at once (none overwrites another)', async () => {
+  await batch({ event: 'x', distinct_id: 'busy' });
+  const keys = Array.from({ length: 16 }, (_, i) => `p${i}`);
+  await Promise.all(
+    keys.map((key) =>
+      batch(
+        // Events of names of their own: no two requests wait on one row of the rollups.
+        { event: key, distinct_id: 'busy', properties: { $set: { [key]: 1 } } },
+        {
+          event: `${key}-y`,
+          distinct_id: 'busy',
+          properties: { $set_once: { [`${key}-once`]: 1 } },
+        },
+      ),
+    ),
+  );
+  expect(Object.keys((await person('busy')).properties).sort()).toEqual(
+    keys.flatMap((key) => [key, `${key}-once`]).sort(),
+  );
+});
+
 it('never merges an identified person by $identify, only by $create_alias', async () => {
   await batch(
     { event: '$identify', distinct_id: 'ann', properties: { $set: { name: 'Ann' } } },

@@ -185,6 +185,12 @@ describe('bad input', () => {
       /event.timestamp is not a time/,
     ],
     ['a bad form', 'x=1', 400, /no data field/],
+    [
+      'properties nested 20,000 deep',
+      `{"event":"e","distinct_id":"d","properties":{"a":${'['.repeat(20000)}${']'.repeat(20000)}}}`,
+      400,
+      /nests deeper than 256 levels/,
+    ],
   ])(
     "answers %s with a 4xx in PostHog's shape, storing nothing",
     async (what, body, status, detail) => {

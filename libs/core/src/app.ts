@@ -26,6 +26,7 @@ import { hostRewriter, refusedHostRoute, type HostRoute } from './hosts.js';
 import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.js';
 import { serializerCompiler } from './serializers.js';
 import { declareNoQuery, schemaErrorFormatter, validatorCompiler } from './validation.js';
+import { jsonBodiesOnly } from './json-bodies.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -170,8 +171,8 @@ export function createApp(options: AppOptions = {}): App {
   app.addHook('onRoute', (route) => {
     if (route.schema) declareNoQuery(route.schema);
   });
-  // JSON only: any other media type is a 415, not a string handed to a JSON schema.
-  app.removeContentTypeParser('text/plain');
+  // JSON only (a 415 for any other media type), and not nested without end.
+  jsonBodiesOnly(app);
   // Callback-style hooks on the hot path: an async one costs a promise on every request.
   // Everyone anonymous until an authentication hook says otherwise.
   app.decorateRequest('identity', null as never);

@@ -8,6 +8,7 @@ export * from './time.js';
 export { createApp, sendError, notFoundHandler, MiB, type App, type AppOptions } from './app.js';
 export { loggerOptions } from './logging.js';
 export { schemaErrorFormatter } from './validation.js';
+export { MAX_JSON_DEPTH, nestedTooDeep } from './json-bodies.js';
 export * from './service.js';
 export * from './service-app.js';
 export * from './openapi.js';

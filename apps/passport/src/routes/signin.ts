@@ -1,4 +1,4 @@
-import { ApiError, badRequest, newId, ok, principalOf, responses } from '@platform/core';
+import { ApiError, badRequest, grants, newId, ok, principalOf, responses } from '@platform/core';
 import {
   LOGIN_COOKIE,
   LOGIN_TTL_MS,
@@ -187,7 +187,7 @@ export const signInRoutes: PassportRoutes = async (app, ctx) => {
   app.get(
     '/me',
     {
-      // Any valid key may learn who it is (a standalone service asks this with the caller's key,
+      // Any valid key may learn what it is (a standalone service asks this with the caller's key,
       // whatever its scopes): no scope needed.
       config: { access: { resource: 'passport.identity', action: 'read', scope: null } },
       schema: {
@@ -200,6 +200,11 @@ export const signInRoutes: PassportRoutes = async (app, ctx) => {
     },
     async ({ identity }) => {
       if (identity.kind !== 'user' && identity.kind !== 'key') return ok(identity);
+      // A key that may not read the identity service (a write-only key in a web page) learns
+      // what it is, not whose: its owner and teams stay unsaid (a standalone service checking
+      // it then lets it own nothing).
+      if (identity.kind === 'key' && !grants(identity.scopes, 'passport:read'))
+        return ok({ ...identity, owner: null, team: null, teams: [] });
       const { teams } = await principalOf(identity, ctx.access.teams);
       return ok({ ...identity, teams: [...new Set(teams)] });
     },

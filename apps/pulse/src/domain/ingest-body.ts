@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import LZString from 'lz-string';
-import { ApiError, badRequest, MiB } from '@platform/core';
+import { ApiError, badRequest, MAX_JSON_DEPTH, MiB, nestedTooDeep } from '@platform/core';
 
 /** The largest body the compatible routes accept as sent (compressed or not). */
 export const MAX_SENT_BYTES = 5 * MiB;
@@ -73,6 +73,7 @@ function clean(value: unknown): unknown {
 export function parseJson(text: string): unknown {
   if (text.length > MAX_DECODED_BYTES)
     throw new ApiError('PAYLOAD_TOO_LARGE', `The body is more than ${MAX_DECODED_BYTES} bytes`);
+  if (nestedTooDeep(text)) throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text.replace(NUL_ESCAPE, '$1\\ufffd').replace(/\0/g, '\ufffd'));

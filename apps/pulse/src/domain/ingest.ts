@@ -1,6 +1,6 @@
 import { badRequest } from '@platform/core';
 import type { PulseDb } from '../database.js';
-import { insertEvents, type NewEvent } from '../repositories/events.js';
+import { countEvents, insertEvents, type NewEvent } from '../repositories/events.js';
 import { ensurePersons } from '../repositories/persons.js';
 import { applyPersonChanges, changesPerson, type PersonChange } from './persons.js';
 import type { PulseState } from './state.js';
@@ -108,16 +108,23 @@ const KNOWN_IDS_MAX = 100_000;
 /** A deadlock, a serialization failure: the transaction may simply be run again. */
 const RETRIED = new Set(['40P01', '40001']);
 
+/**
+ * The events and their person changes in one transaction; the rollups counted last, so that
+ * their rows (shared by every request of the same event names in the same quarter hour) are not
+ * held locked while persons are merged.
+ */
 function store(db: PulseDb, unique: readonly Ingested[]): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const stored = await insertEvents(
       trx,
       unique.map((item) => item.event),
+      { counted: false },
     );
     const changes = unique
       .filter((item) => item.person && stored.has(item.event.id))
       .map((item) => item.person as PersonChange);
     await applyPersonChanges(trx, changes);
+    await countEvents(trx, [...stored]);
     return stored.size;
   });
 }

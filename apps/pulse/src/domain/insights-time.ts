@@ -10,7 +10,7 @@ import { badRequest } from '@platform/core';
 export type Interval = 'hour' | 'day' | 'week' | 'month';
 
 export interface Zone {
-  /** As the caller wrote it. */
+  /** Its canonical IANA name, or the offset as the caller wrote it. */
   name: string;
   /** Fixed offset in minutes east of UTC, when the zone is one. */
   fixed?: number;
@@ -28,18 +28,23 @@ export function parseZone(tz: string): Zone {
     const [, sign, hh, mm] = offset;
     const minutes = Number(hh) * 60 + Number(mm);
     if (Number(hh) > 14 || Number(mm) > 59) throw badRequest(`tz is not a valid offset: ${tz}`);
+    // Every zone's offset is a whole quarter hour (the rollups count quarter hours).
+    if (minutes % 15 !== 0)
+      throw badRequest(`tz must be an offset of whole quarter hours, such as +05:45: ${tz}`);
     // POSIX zone strings count west of UTC as positive: `UTC-05:30` is five and a half hours east.
     const posix = `UTC${sign === '+' ? '-' : '+'}${hh}:${mm}`;
     return { name: tz, fixed: sign === '+' ? minutes : -minutes, sql: posix };
   }
+  let name: string;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    // Its canonical spelling (`europe/berlin` is `Europe/Berlin`): one formatter per zone.
+    name = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
   } catch {
     throw badRequest(
       `tz is not a known time zone: ${tz} (an IANA name such as Europe/Berlin, or an offset such as +05:30)`,
     );
   }
-  return { name: tz, sql: tz };
+  return { name, sql: name };
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -35,6 +35,10 @@ export async function trends(db: PulseDb, query: TrendsQuery, now?: number): Pro
     breakdown: query.breakdown,
     breakdownLimit: query.breakdownLimit,
   });
+  // A period the database found that the list lacks (a zone whose DST moves by half an hour,
+  // as Lord Howe's, shifts its hours' starts; the two sides' zone data may differ) is added.
+  for (const row of rows) if (!starts.includes(ms(row.bucket))) starts.push(ms(row.bucket));
+  starts.sort((a, b) => a - b);
   const index = new Map(starts.map((start, i) => [start, i]));
   const series = new Map<string | null, Trends['series'][number]>();
   for (const row of rows) {
@@ -43,10 +47,7 @@ export async function trends(db: PulseDb, query: TrendsQuery, now?: number): Pro
       s = { breakdown: row.value, counts: starts.map(() => 0), total: row.total };
       series.set(row.value, s);
     }
-    const i = index.get(ms(row.bucket));
-    if (i === undefined)
-      throw new Error(`Trend period ${String(row.bucket)} is not one of the range's`);
-    s.counts[i] = row.count;
+    s.counts[index.get(ms(row.bucket))!] = row.count;
   }
   if (query.breakdown === undefined && series.size === 0)
     series.set(null, { breakdown: null, counts: starts.map(() => 0), total: 0 });

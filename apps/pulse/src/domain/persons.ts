@@ -2,6 +2,7 @@ import type { PulseDb } from '../database.js';
 import {
   addDistinctId,
   ensurePersons,
+  lockPersons,
   mergePersons,
   personFor,
   personOf,
@@ -61,13 +62,17 @@ async function link(db: PulseDb, change: PersonChange) {
 
 /**
  * Applies the events' person changes, in order: every distinct id names a person (made in bulk
- * when new), then identifies, aliases and property changes one after the other, since each may
- * depend on the one before.
+ * when new), the persons they touch are locked (in a transaction: `db` is one), then identifies,
+ * aliases and property changes one after the other, since each may depend on the one before.
  */
 export async function applyPersonChanges(db: PulseDb, list: readonly PersonChange[]) {
   await ensurePersons(
     db,
     list.map((change) => change.distinctId),
+  );
+  await lockPersons(
+    db,
+    list.flatMap((change) => [change.distinctId, ...(change.link ? [change.link.other] : [])]),
   );
   for (const change of list) {
     if (!changesPerson(change)) continue;

@@ -52,11 +52,49 @@ function insertCounted(db: PulseDb, events: NewEvent[]) {
     .selectFrom('stored');
 }
 
-/** Inserts events in one statement; ids that exist already are skipped. Returns the ids stored. */
-export async function insertEvents(db: PulseDb, events: NewEvent[]): Promise<Set<string>> {
+/**
+ * Inserts events in one statement; ids that exist already are skipped. Returns the ids stored.
+ * `counted: false` leaves the rollups to `countEvents`, for a transaction that has more to do
+ * before it commits: the rollups' rows are then locked only for its last statement.
+ */
+export async function insertEvents(
+  db: PulseDb,
+  events: NewEvent[],
+  { counted = true } = {},
+): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const stored = await insertCounted(db, events).select('id').execute();
+  const stored = counted
+    ? await insertCounted(db, events).select('id').execute()
+    : await db
+        .insertInto('events')
+        .values(events.map(toRow))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning('id')
+        .execute();
   return new Set(stored.map((row) => row.id));
+}
+
+/** Counts stored events into the rollups (what `insertEvents` does unless told otherwise). */
+export async function countEvents(db: PulseDb, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .insertInto('event_rollups')
+    .columns(['name', 'slot', 'count'])
+    .expression((eb) =>
+      eb
+        .selectFrom('events')
+        .select(['name', SLOT.as('slot'), sql<number>`count(*)`.as('count')])
+        .where('id', 'in', ids)
+        .groupBy(['name', 'slot'])
+        .orderBy('name')
+        .orderBy('slot'),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['name', 'slot'])
+        .doUpdateSet({ count: sql`event_rollups.count + excluded.count` }),
+    )
+    .execute();
 }
 
 /** Inserts one event; undefined when its id is stored already. */

@@ -54,6 +54,27 @@ export async function ensurePersons(db: PulseDb, distinctIds: readonly string[])
   if (unused.length) await db.deleteFrom('persons').where('id', 'in', unused).execute();
 }
 
+/**
+ * Locks the persons these ids name for the rest of the transaction, in id order (requests
+ * changing the same persons then queue instead of deadlocking): a property change or a merge
+ * reads, changes and writes a person whole, and must not overwrite another's at the same time.
+ */
+export async function lockPersons(db: PulseDb, distinctIds: readonly string[]): Promise<void> {
+  if (distinctIds.length === 0) return;
+  await db
+    .selectFrom('persons')
+    .select('id')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('person_ids')
+        .select('person_id')
+        .where('distinct_id', 'in', [...new Set(distinctIds)]),
+    )
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
 /** The person of a distinct id, made (with no properties) when it names none yet. */
 export async function personFor(db: PulseDb, distinctId: string): Promise<PersonRow> {
   const found = await personOf(db, distinctId);
