@@ -9,6 +9,7 @@ export { createApp, sendError, notFoundHandler, MiB, type App, type AppOptions }
 export { loggerOptions } from './logging.js';
 export { schemaErrorFormatter } from './validation.js';
 export { MAX_JSON_DEPTH, nestedTooDeep } from './json-bodies.js';
+export { answerErrorsInShape } from './client-errors.js';
 export * from './service.js';
 export * from './service-app.js';
 export * from './openapi.js';
