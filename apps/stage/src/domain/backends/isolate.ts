@@ -218,8 +218,10 @@ export class Backend {
 
   async fetch(id: number, request: WireRequest, env: BackendEnv): Promise<Outcome> {
     if (this.inflight.size === 0 && !this.dead) {
-      // What ran while idle stays idle's; this request is charged from now.
-      this.watch();
+      // This request is charged from now. What ran since the last tick, the previous answer's
+      // tail (a busy machine stretches it past IDLE_CPU_MS), is neither its nor a reason to
+      // recycle the isolate under it: that failed a request that had not started (seen in CI).
+      this.lastCpu = this.cpuNs();
       this.idleMs = 0;
     }
     if (this.dead) return { ok: false, failure: this.killed ?? this.classify(null) };
