@@ -11,14 +11,14 @@ import {
 } from '@platform/core';
 import { migrateSchema, type PlatformDatabase } from '@platform/db';
 import { testDatabase, type DatabasePreset } from './database.js';
-import { countQueries } from './queries.js';
+import { countQueries, type CountedDatabase } from './queries.js';
 
 export interface ServiceUnderTest {
   app: App;
   /** The service's database: what a test does through it is counted in `queries` too. */
   db: PlatformDatabase;
   /** The statements run since the start or the last reset: what proves a list has no N+1. */
-  queries: { count(): number; reset(): void };
+  queries: Pick<CountedDatabase, 'count' | 'statements' | 'reset'>;
   close(): Promise<void>;
 }
 
@@ -61,7 +61,7 @@ export async function serviceUnderTest(
   return {
     app,
     db: database,
-    queries: { count: counted.count, reset: counted.reset },
+    queries: { count: counted.count, statements: counted.statements, reset: counted.reset },
     async close() {
       await app.close();
       await database.close();
