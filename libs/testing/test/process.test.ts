@@ -16,7 +16,7 @@ describe('startProcess', () => {
       const res = await fetch(`${server.url}/spin?ms=400`);
       expect(await res.text()).toBe('ok');
       const busy = server.cpuMicros()! - before - idle;
-      // 400 ms busy, counted in ticks of 10 ms; the machine may steal some of it.
+      // 400 ms of CPU, counted (from /proc) in ticks of 10 ms.
       expect(busy).toBeGreaterThanOrEqual(300_000);
       expect(busy).toBeLessThan(2_000_000);
     } finally {
