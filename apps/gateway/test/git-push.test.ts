@@ -150,6 +150,14 @@ it('records a commit made through the API as a push too', async () => {
 it('refuses force pushes and deletion of a protected branch, with the reason in git', async () => {
   const put = await world.call(ANN, 'PUT', `/api/v1/git/repos/${id}/protections/main`, {});
   expect(put.status).toBe(200);
+  // Bob owns nothing here: he may neither change nor lift the protection, and it stays as it is.
+  const rules = `/api/v1/git/repos/${id}/protections`;
+  const listed = (await world.call(ANN, 'GET', rules)).body.data;
+  expect((await world.call(BOB, 'PUT', `${rules}/main`, { requiredApprovals: 0 })).status).toBe(
+    403,
+  );
+  expect((await world.call(BOB, 'DELETE', `${rules}/main`)).status).toBe(403);
+  expect((await world.call(ANN, 'GET', rules)).body.data).toEqual(listed);
   const protectedHead = await remoteHead('main');
   await world.ok(cwd(), 'commit', '-q', '--amend', '-m', 'Rewritten');
   const forced = await world.git(cwd(), 'push', '--force', 'origin', 'main');
@@ -211,6 +219,7 @@ it('requires a pull request and approvals; reviews decide the merge', async () =
   expect((await merge()).body.error?.message).toContain('it needs 1 approval (it has 0)');
   expect((await review(ANN, 'APPROVE')).status).toBe(400);
   expect((await review(BOB, 'APPROVE')).status).toBe(403);
+  expect((await world.call(ANN, 'GET', `${base}/reviews`)).body.data.reviews).toEqual([]);
   expect((await review(ADMIN, 'REQUEST_CHANGES')).status).toBe(201);
   const blocked = await merge();
   expect(blocked.status).toBe(409);
