@@ -219,7 +219,10 @@ it('requires a pull request and approvals; reviews decide the merge', async () =
   expect((await merge()).body.error?.message).toContain('it needs 1 approval (it has 0)');
   expect((await review(ANN, 'APPROVE')).status).toBe(400);
   expect((await review(BOB, 'APPROVE')).status).toBe(403);
-  expect((await world.call(ANN, 'GET', `${base}/reviews`)).body.data.reviews).toEqual([]);
+  const reviews = (await world.call(ANN, 'GET', `${base}/reviews`)).body.data as {
+    reviews: unknown[];
+  };
+  expect(reviews.reviews).toEqual([]);
   expect((await review(ADMIN, 'REQUEST_CHANGES')).status).toBe(201);
   const blocked = await merge();
   expect(blocked.status).toBe(409);
