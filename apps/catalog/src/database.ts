@@ -6,6 +6,8 @@ export const SCHEMA = 'catalog';
 /** The columns of every named record: systems, owners, services, APIs. */
 interface RecordColumns {
   id: string;
+  /** Backstage's namespace: `default` unless another is given (issue 37). */
+  namespace: Generated<string>;
   name: string;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -37,12 +39,45 @@ export interface CatalogDatabase {
   apis: ApisTable;
   service_apis: ServiceApisTable;
   graph_version: GraphVersionTable;
+  memberships: MembershipsTable;
+  domains: DomainsTable;
+  templates: TemplatesTable;
+}
+
+/** A user or group is a member of a group (Backstage's memberOf / hasMember). */
+export interface MembershipsTable {
+  group_id: string;
+  member_id: string;
+  /** Declared by the member's `memberOf` (a user's), by the group's `members`: one or both. */
+  from_member: Generated<boolean>;
+  from_group: Generated<boolean>;
+}
+
+/** What domains and templates share: a title, a description, tags, an owner. */
+interface DescribedColumns extends RecordColumns, OwnedColumns {
+  title: string | null;
+  description: string | null;
+  tags: Generated<string[]>;
+  owner_id: string | null;
+}
+
+/** Backstage's Domain: a business area that systems belong to. */
+export interface DomainsTable extends DescribedColumns {
+  type: string | null;
+  links: Generated<Link[]>;
+}
+
+/** Backstage's (scaffolder) Template, kept whole as its descriptor. */
+export interface TemplatesTable extends DescribedColumns {
+  type: string | null;
+  descriptor: unknown;
 }
 
 export interface SystemsTable extends RecordColumns, OwnedColumns {
   description: string | null;
   owner_id: string | null;
   tags: Generated<string[]>;
+  domain_id: Generated<string | null>;
 }
 
 /**
@@ -57,6 +92,10 @@ export interface OwnersTable extends RecordColumns {
   parent_id: string | null;
   members: Generated<string[]>;
   created_by: string | null;
+  /** Backstage's group type (team, department ...) and profile picture. */
+  type: Generated<string | null>;
+  picture: Generated<string | null>;
+  description: Generated<string | null>;
 }
 
 export interface ServicesTable extends RecordColumns, OwnedColumns {
@@ -68,6 +107,8 @@ export interface ServicesTable extends RecordColumns, OwnedColumns {
   lifecycle: string | null;
   links: Generated<Link[]>;
   annotations: Generated<Record<string, string>>;
+  /** The Backstage kind it came as. */
+  kind: Generated<'component' | 'resource'>;
 }
 
 /** An edge: service_id depends on depends_on_id; seq keeps the order they were added in. */

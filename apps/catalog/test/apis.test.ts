@@ -30,6 +30,7 @@ describe('APIs', () => {
     expect(created.status).toBe(201);
     expect(created.body.data).toEqual({
       id: expect.stringMatching(/^[A-Za-z0-9]{8}$/),
+      namespace: 'default',
       name: 'petstore',
       type: 'openapi',
       description: 'The petstore API',

@@ -9,7 +9,7 @@ describe.each([
     'System',
     { description: 'All about money' },
     { description: 'Changed' },
-    { owner: null, tags: [], createdBy: null, team: null },
+    { owner: null, tags: [], createdBy: null, team: null, namespace: 'default', domain: null },
     {},
   ],
   [
@@ -17,8 +17,17 @@ describe.each([
     'Owner',
     { email: 'pay@example.com', team: 'Payments' },
     { team: 'Billing', email: null },
-    { kind: 'group', parent: null, members: [], createdBy: null },
-    { children: [] },
+    {
+      kind: 'group',
+      parent: null,
+      members: [],
+      createdBy: null,
+      namespace: 'default',
+      type: null,
+      description: null,
+      picture: null,
+    },
+    { children: [], users: [], memberOf: [] },
   ],
 ] as const)('%s', (path, resource, fields, change, defaults, links) => {
   const key = path === 'systems' ? 'system' : 'owner';

@@ -101,6 +101,36 @@ describe('import with authentication on', () => {
     expect((await admin().get('/services/same')).body.data.createdBy).toBe('owner@example.com');
   });
 
+  it("keeps what a group outside the import declared; joining a group needs the group's ownership", async () => {
+    const user = (name: string, memberOf: string[]) => entity('User', name, { memberOf });
+    const users = async () =>
+      (await admin().get('/owners/reviewers')).body.data.users.map((u: any) => u.name).sort();
+    // The group lists dan among its members: its side of the relation.
+    const made = await run(CALLERS.owner, [
+      entity('Group', 'reviewers', { members: ['dan'] }),
+      user('dan', []),
+    ]);
+    expect(made.status).toBe(200);
+    // Dan's own file again, without the group: its memberOf takes nothing the group declared.
+    expect((await run(CALLERS.owner, [user('dan', [])])).body.data).toMatchObject({
+      unchanged: 1,
+    });
+    expect(await users()).toEqual(['dan']);
+    // A stranger's user joins the owner's group through its memberOf: the group changes.
+    const joined = await run(CALLERS.stranger, [user('eve', ['reviewers'])]);
+    expect(joined.status).toBe(403);
+    expect(joined.body.error.message).toContain(
+      'Group reviewers (in User eve spec.memberOf) (it belongs to team reviewers)',
+    );
+    expect((await admin().get('/owners/eve')).status).toBe(404);
+    // Those who may change the group may (its team, admins); eve leaving again (her side) keeps
+    // dan (the group's side).
+    expect((await run(CALLERS.admin, [user('eve', ['reviewers'])])).status).toBe(200);
+    expect(await users()).toEqual(['dan', 'eve']);
+    expect((await run(CALLERS.admin, [user('eve', [])])).body.data.updated).toBe(1);
+    expect(await users()).toEqual(['dan']);
+  });
+
   it('is not for viewers, read keys or anonymous callers', async () => {
     const entities = [entity('Component', 'viewers-own')];
     const viewer = await run(CALLERS.viewer, entities);

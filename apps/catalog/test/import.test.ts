@@ -60,8 +60,22 @@ it('imports a landscape, maps the Backstage fields, and a second run changes not
   const first = await importing(landscape());
   expect(first.status).toBe(200);
   expect(first.body.data).toMatchObject({ dryRun: false, created: 7, updated: 0, unchanged: 0 });
-  expect(first.body.data.skipped).toEqual([
-    { kind: 'Location', name: 'more', reason: 'the catalog holds no Location' },
+  expect(first.body.data.skipped).toEqual([]);
+  // A Location is not stored: its targets are reported (none followed: no source was sent).
+  expect(first.body.data.locations).toEqual([
+    {
+      namespace: 'default',
+      name: 'more',
+      source: null,
+      targets: [
+        {
+          target: './other.yaml',
+          type: 'file',
+          followed: false,
+          reason: 'the import does not say which file this Location is in (source)',
+        },
+      ],
+    },
   ]);
   expect(first.body.data.ignored).toEqual(['Component orders: metadata.labels']);
 
@@ -97,6 +111,19 @@ it('imports a landscape, maps the Backstage fields, and a second run changes not
   const second = await importing(landscape());
   expect(second.body.data).toMatchObject({ created: 0, updated: 0, unchanged: 7 });
   expect((await svc.get('/services/orders')).body.data.updatedAt).toBe(orders.updatedAt);
+});
+
+it('reports a Location target that is no URL, instead of failing', async () => {
+  const location = entity('Location', 'bad', {
+    type: 'url',
+    targets: ['http://[oops', './ok.yaml'],
+  });
+  const res = await importing([{ ...location, source: 'https://example.com/catalog-info.yaml' }]);
+  expect(res.status).toBe(200);
+  expect(res.body.data.locations[0].targets.map((t: any) => t.reason)).toEqual([
+    'http://[oops is not a valid URL',
+    'https://example.com/ok.yaml is not a document of this import (never fetched)',
+  ]);
 });
 
 it('updates what changed, names the fields, and clears what the descriptor no longer says', async () => {
@@ -143,11 +170,11 @@ it('reports every unknown reference at once and writes nothing', async () => {
   const message: string = res.body.error.message;
   expect(message).toMatch(/^Import refused, nothing written: 5 problems/);
   for (const part of [
-    'Component web: spec.owner group:ghosts: no group ghosts in the catalog or the import',
-    'Component web: spec.system system:nowhere: no system nowhere',
-    'Component web: spec.dependsOn[0] component:missing: no component or resource missing',
-    'Component web: spec.consumesApis[0] api:unknown-api: no api unknown-api',
-    'System shop: spec.owner user:nobody: no user nobody',
+    'Component web: spec.owner group:default/ghosts: no group ghosts in the catalog or the import',
+    'Component web: spec.system system:default/nowhere: no system nowhere',
+    'Component web: spec.dependsOn[0] component:default/missing: no component or resource missing',
+    'Component web: spec.consumesApis[0] api:default/unknown-api: no api unknown-api',
+    'System shop: spec.owner user:default/nobody: no user nobody',
   ])
     expect(message).toContain(part);
   expect((await svc.get('/services')).body.data).toEqual([]);
@@ -167,18 +194,18 @@ it('refuses bad fields, duplicates, wrong kinds and parent cycles, naming each',
     entity('Group', 'x', { parent: 'y' }),
     entity('Group', 'y', { parent: 'x' }),
     entity('API', 'no-type', {}),
-    entity('Component', 'other-ns', {}, { namespace: 'team-a' }),
+    entity('Component', 'other-ns', {}, { namespace: 'team a' }),
   ]);
   expect(res.status).toBe(400);
   const message: string = res.body.error.message;
   for (const part of [
     'Component a: metadata.links[0].url must be an http, https or mailto URL',
     'Resource A: the same service as Component a',
-    'Component a: spec.owner group:ann is a user',
+    'Component a: spec.owner group:default/ann is a user',
     'Component a: spec.dependsOn names itself',
     'Group x: spec.parent would make a cycle: x -> y -> x',
     'API no-type: spec.type is required',
-    'Component other-ns: only the default namespace is imported',
+    'Component team a/other-ns: metadata.namespace must be 1-63 letters, digits and dashes',
   ])
     expect(message).toContain(part);
   expect((await svc.get('/owners')).body.data).toHaveLength(1);

@@ -1,6 +1,9 @@
 import { jsonApi, serviceUnderTest, useService, type JsonApi } from '@platform/testing';
+import { sql, type Expression } from 'kysely';
 import type { CatalogDatabase } from '../src/database';
 import { catalog } from '../src/index';
+import { loadExisting } from '../src/repositories/import';
+import { keyInSql, namedIds, namedSql } from '../src/repositories/named';
 
 const svc = useService(() => serviceUnderTest(catalog));
 let api: JsonApi;
@@ -201,6 +204,67 @@ describe('query counts with APIs', () => {
     const one = await put(['api-000']);
     expect(many.data.consumesApis).toHaveLength(N);
     expect(many.queries).toBe(one.queries);
+  });
+});
+
+describe('lookups by namespace and name', () => {
+  it('go through the unique index on (lower(namespace), lower(name)) of 3,000 rows', async () => {
+    const db = svc.db.schema<CatalogDatabase>(catalog.name);
+    await db
+      .insertInto('services')
+      .values(
+        Array.from({ length: 3000 }, (_, i) => ({
+          id: `ix${i}`,
+          name: `ix-${i}`,
+          namespace: i % 2 ? 'shop' : 'default',
+        })),
+      )
+      .execute();
+    await sql`analyze catalog.services`.execute(db);
+    const plan = async (where: Expression<boolean>) => {
+      const query = db.selectFrom('services').select('id').where(where);
+      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain ${query}`.execute(db);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    };
+    // namedSql (a path's :idOrName), keyInSql (namedIds and the import's loadExisting).
+    for (const where of [
+      namedSql('shop/IX-11'),
+      namedSql('ix-12'),
+      keyInSql([
+        ['Shop', 'ix-11'],
+        ['default', 'ix-12'],
+      ]),
+    ]) {
+      const text = await plan(where);
+      expect(text).toMatch(/services_namespace_name_key/);
+      expect(text).not.toMatch(/Seq Scan/);
+    }
+    expect(await namedIds(db, 'services', ['shop/IX-11', 'ix-12', 'ix3', 'shop/ix-12'])).toEqual([
+      'ix11',
+      'ix12',
+      'ix3',
+      undefined,
+    ]);
+  });
+
+  it("reads the memberships of the import's owners only", async () => {
+    const db = svc.db.schema<CatalogDatabase>(catalog.name);
+    const ids = ['g1', 'u1', 'g2', 'u2'];
+    await db
+      .insertInto('owners')
+      .values(ids.map((id) => ({ id, name: id, kind: id[0] === 'g' ? 'group' : 'user' })))
+      .execute();
+    await db
+      .insertInto('memberships')
+      .values([
+        { group_id: 'g1', member_id: 'u1' },
+        { group_id: 'g2', member_id: 'u2' },
+      ])
+      .execute();
+    const none = { domain: [], system: [], api: [], service: [], template: [] };
+    const touched = await loadExisting(db, { ...none, owner: [['default', 'U1']] });
+    expect(touched.memberships).toEqual([expect.objectContaining({ group_id: 'g1' })]);
+    expect((await loadExisting(db, { ...none, owner: [] })).memberships).toEqual([]);
   });
 });
 

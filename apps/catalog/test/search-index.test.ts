@@ -16,11 +16,12 @@ const many = <T>(count: number, row: (i: number) => T) =>
 const tags = (...list: string[]) => JSON.stringify(list) as unknown as string[];
 
 /**
- * A catalog of a modest real size, 1,000 each of services, systems and owners and 2,000 APIs,
+ * A catalog of a modest real size, 1,000 each of services and systems, 2,000 owners and APIs,
  * where a planner prefers the trigram indexes to reading the tables (it reads a table of a few
  * dozen rows, rightly). A table never analyzed (PGlite never runs autovacuum) is sized from its
  * pages and the widths of its columns: since APIs have ownership columns, 1,000 of them are
- * estimated at a size a scan reads as cheaply. Written in one statement per table: the API would
+ * estimated at a size a scan reads as cheaply, and owners too since their namespace and profile
+ * columns (issue 37). Written in one statement per table: the API would
  * take a request per record.
  */
 async function seed() {
@@ -52,7 +53,7 @@ async function seed() {
   await db
     .insertInto('owners')
     .values(
-      many(1000, (i) => ({
+      many(2000, (i) => ({
         id: `own${i}`,
         name: `team-${i}`,
         email: `team-${i}@example.com`,

@@ -20,6 +20,8 @@ describe('services', () => {
     expect(status).toBe(201);
     expect(body.data).toEqual({
       id: expect.stringMatching(/^[A-Za-z0-9]{8}$/),
+      namespace: 'default',
+      kind: 'component',
       name: 'billing-api',
       description: 'Invoices',
       tags: ['http', 'core'],

@@ -121,6 +121,65 @@ describe('a team is an owner: its members and its groups claim', () => {
     expect(changed.body.data.description).toBe('by a team mate');
   });
 
+  it('keeps two owners of one name in two namespaces two teams', async () => {
+    const eve = person('eve@example.com');
+    await admin().post('/owners', { name: 'infra', members: ['root@example.com'] });
+    await admin().post('/owners', {
+      name: 'infra',
+      namespace: 'webgrip',
+      members: ['eve@example.com'],
+    });
+    // Eve is in webgrip/infra: she changes that owner and names it as a team, not default's infra.
+    expect((await as(eve).put('/owners/webgrip%2Finfra', { email: 'i@example.com' })).status).toBe(
+      200,
+    );
+    expect((await as(eve).put('/owners/infra', { email: 'i@example.com' })).status).toBe(403);
+    const mine = await as(eve).post('/services', { name: 'k8s', team: 'webgrip/infra' });
+    expect(mine.status).toBe(201);
+    expect((await as(eve).post('/services', { name: 'k9s', team: 'infra' })).status).toBe(403);
+  });
+
+  it('refuses a slash in a name, and the twin of an owner named with one before', async () => {
+    for (const [path, body] of [
+      ['/owners', { name: 'acme/ops' }],
+      ['/services', { name: 'acme/cart' }],
+    ] as const) {
+      const res = await admin().post(path, body);
+      expect([res.status, res.body.error.message]).toEqual([400, 'name has an invalid format']);
+    }
+    // Made before names lost their slash: `acme/ops` in default, whose team is `acme/ops`.
+    const db = svc.db.schema<CatalogDatabase>(catalog.name);
+    await db
+      .insertInto('owners')
+      .values({ id: 'legacy-ops', name: 'acme/ops', members: '[]' as unknown as string[] })
+      .execute();
+    const twin = await as(CALLERS.stranger).post('/owners', { name: 'ops', namespace: 'acme' });
+    expect(twin.status).toBe(409);
+    expect(twin.body.error.message).toBe(
+      'A owner named acme/ops exists already: owner legacy-ops in default, made before names lost their slash, is that team',
+    );
+    const other = await as(CALLERS.stranger).post('/owners', { name: 'ops2', namespace: 'acme' });
+    expect(other.status).toBe(201);
+    const renamed = await admin().put('/owners/acme%2Fops2', { name: 'OPS' });
+    expect(renamed.status).toBe(409);
+    const group = (name: string, namespace?: string) => ({
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'Group',
+      metadata: { name, namespace },
+    });
+    const imported = await as(CALLERS.stranger).post('/import', {
+      entities: [group('ops', 'acme'), group('acme/ops3')],
+    });
+    expect(imported.status).toBe(400);
+    expect(imported.body.error.message.split('\n').slice(1)).toEqual([
+      '- Group acme/ops3: metadata.name must be a Backstage entity name: 1-63 letters, digits and -_. between them, no slash',
+      '- Group acme/ops: its team name acme/ops is taken by owner legacy-ops (acme/ops in default)',
+    ]);
+    // The old owner keeps working by id.
+    expect((await admin().get('/owners/legacy-ops')).body.data.name).toBe('acme/ops');
+    expect((await admin().put('/owners/legacy-ops', { email: 'o@example.com' })).status).toBe(200);
+  });
+
   it('refuses a stranger who adds itself to a team, and keeps the members', async () => {
     await admin().post('/owners', { name: 'vault', members: ['ann@example.com'] });
     const before = (await admin().get('/owners/vault')).body.data;

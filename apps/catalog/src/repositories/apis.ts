@@ -1,7 +1,8 @@
-import { findByIdOrName, notFound, type Static } from '@platform/core';
-import { idsByIdOrName, jsonb, sql, type Insertable, type Updateable } from '@platform/db';
+import { notFound, type Static } from '@platform/core';
+import { jsonb, sql, type Insertable, type Updateable } from '@platform/db';
 import type { ApisTable, CatalogDb } from '../database.js';
 import type { ApiListQuery } from '../schemas/apis.js';
+import { findNamed, labelSql, namedIds, namedSql } from './named.js';
 import { servicesUsing } from './relations.js';
 
 /** An API with its owner and system by name, without its definition (lists leave it out). */
@@ -12,6 +13,7 @@ function selectApis(db: CatalogDb) {
     .leftJoin('systems as sy', 'sy.id', 'a.system_id')
     .select([
       'a.id',
+      'a.namespace',
       'a.name',
       'a.type',
       'a.description',
@@ -21,8 +23,8 @@ function selectApis(db: CatalogDb) {
       'a.team',
       'a.created_at',
       'a.updated_at',
-      'o.name as owner',
-      'sy.name as system',
+      labelSql('o').as('owner'),
+      labelSql('sy').as('system'),
     ]);
 }
 
@@ -41,10 +43,10 @@ export async function listApis(db: CatalogDb, filter: Static<typeof ApiListQuery
   if (filter.type !== undefined) query = query.where('a.type', '=', filter.type);
   if (filter.lifecycle !== undefined)
     query = query.where(sql`lower(a.lifecycle)`, '=', filter.lifecycle.toLowerCase());
-  if (filter.owner !== undefined)
-    query = query.where(sql`lower(o.name)`, '=', filter.owner.toLowerCase());
-  if (filter.system !== undefined)
-    query = query.where(sql`lower(sy.name)`, '=', filter.system.toLowerCase());
+  if (filter.owner !== undefined) query = query.where(namedSql(filter.owner, 'o'));
+  if (filter.system !== undefined) query = query.where(namedSql(filter.system, 'sy'));
+  if (filter.namespace !== undefined)
+    query = query.where(sql`lower(a.namespace)`, '=', filter.namespace.toLowerCase());
   if (filter.tag !== undefined)
     query = query.where(sql<boolean>`a.tags @> ${jsonb([filter.tag])}::jsonb`);
   const rows = await query
@@ -63,12 +65,11 @@ export async function getApi(db: CatalogDb, id: string) {
 }
 
 /** The API with that id, else that name in any case; NOT_FOUND `API not found: x`. */
-export const findApi = (db: CatalogDb, idOrName: string) =>
-  findByIdOrName(db, 'apis', idOrName, 'API');
+export const findApi = (db: CatalogDb, idOrName: string) => findNamed(db, 'apis', idOrName, 'API');
 
 /** The ids of the APIs named (ids or names), in one query; NOT_FOUND for an unknown one. */
 export async function findApiIds(db: CatalogDb, refs: readonly string[]): Promise<string[]> {
-  const ids = await idsByIdOrName(db, 'apis', refs);
+  const ids = await namedIds(db, 'apis', refs);
   const missing = ids.indexOf(undefined);
   if (missing >= 0) throw notFound('API', refs[missing]);
   return ids as string[];

@@ -1,12 +1,13 @@
 import { badRequest, conflict } from '@platform/core';
-import { isForeignKeyViolation, selectByIdOrName, sql } from '@platform/db';
+import { isForeignKeyViolation, sql } from '@platform/db';
 import type { CatalogDb } from '../database.js';
+import { selectNamed } from './named.js';
 
 /**
  * Systems and owners: the records that services and APIs point at (a system at its owner, an
  * owner at its parent group). Their own statements are in systems.ts and owners.ts.
  */
-export type GroupTable = 'systems' | 'owners';
+export type GroupTable = 'systems' | 'owners' | 'domains';
 
 /**
  * The system or owner a field names (BAD_REQUEST `Unknown <field>: x` when there is none);
@@ -19,7 +20,7 @@ export async function linkedGroup<T extends GroupTable>(
   idOrName: string | null | undefined,
 ) {
   if (idOrName == null) return idOrName;
-  const row = await selectByIdOrName(db, table, idOrName);
+  const row = await selectNamed(db, table, idOrName);
   if (!row) throw badRequest(`Unknown ${field}: ${idOrName}`);
   return row;
 }

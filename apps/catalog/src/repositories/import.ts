@@ -1,61 +1,99 @@
 import { jsonb, sql } from '@platform/db';
 import type { CatalogDb } from '../database.js';
+import { keyInSql, keyOf } from './named.js';
 import { linksOf } from './relations.js';
 
-/** The collections an import writes, by the name the plan gives them. */
+/** The collections an import writes, by the name the plan gives them, in the order it writes. */
 export const TABLE = {
   owner: 'owners',
+  domain: 'domains',
   system: 'systems',
   api: 'apis',
   service: 'services',
+  template: 'templates',
 } as const;
 export type ImportTable = (typeof TABLE)[keyof typeof TABLE];
+export type ImportTarget = keyof typeof TABLE;
 
 /** A stored record as an import compares it: its columns, and a service's links as ids. */
 export interface ExistingRow {
   id: string;
+  namespace: string;
   name: string;
   [column: string]: unknown;
 }
 
-const byLowerName = (names: string[]) => [...new Set(names.map((name) => name.toLowerCase()))];
+/** The `[namespace, name]` of the records of each collection an import names (owners: for memberships). */
+export type NamedKeys = Record<ImportTarget, Array<[string, string]>>;
+
+/** A membership as stored: which side declared it (a user's `memberOf`, a group's `members`). */
+export interface Membership {
+  group_id: string;
+  member_id: string;
+  from_member: boolean;
+  from_group: boolean;
+}
 
 /**
- * The records of each collection with one of these names (in any case), in one query per
- * collection, plus one for the links of the services; every owner (to follow parent chains).
+ * The records of each collection with one of these namespaces and names (in any case, through the
+ * unique index), in one query per collection, plus one for the links of the services; every owner
+ * (to follow parent chains), and the memberships of the owners the import names (one query).
  */
-export async function loadExisting(
-  db: CatalogDb,
-  names: Record<'system' | 'api' | 'service', string[]>,
-) {
-  const owners = await db
+export async function loadExisting(db: CatalogDb, names: NamedKeys) {
+  const owners = (await db
     .selectFrom('owners')
-    .select(['id', 'name', 'email', 'team', 'kind', 'parent_id', 'created_by', 'members'])
-    .execute();
-  const named = <T extends 'systems' | 'apis' | 'services'>(table: T, list: string[]) =>
+    .select([
+      'id',
+      'namespace',
+      'name',
+      'email',
+      'team',
+      'kind',
+      'type',
+      'picture',
+      'description',
+      'parent_id',
+      'created_by',
+      'members',
+    ])
+    .execute()) as ExistingRow[];
+  const named = async (table: Exclude<ImportTable, 'owners'>, list: Array<[string, string]>) =>
     list.length === 0
-      ? Promise.resolve([])
-      : db
+      ? []
+      : ((await db
           .selectFrom(table as 'services')
           .selectAll()
-          .where(sql`lower(name)`, 'in', byLowerName(list))
-          .execute();
-  const systems = (await named('systems', names.system)) as unknown as ExistingRow[];
-  const apis = (await named('apis', names.api)) as unknown as ExistingRow[];
-  const services = (await named('services', names.service)) as unknown as ExistingRow[];
+          .where(keyInSql(list))
+          .execute()) as unknown as ExistingRow[]);
+  const services = await named('services', names.service);
   const links = await linksOf(
     db,
     services.map((row) => row.id),
   );
+  const touched = new Set(names.owner.map(([namespace, name]) => keyOf(namespace, name)));
+  const ownerIds = owners
+    .filter((row) => touched.has(keyOf(row.namespace, row.name)))
+    .map((row) => row.id);
+  const memberships: Membership[] =
+    ownerIds.length === 0
+      ? []
+      : await db
+          .selectFrom('memberships')
+          .selectAll()
+          .where((eb) => eb.or([eb('member_id', 'in', ownerIds), eb('group_id', 'in', ownerIds)]))
+          .execute();
   return {
-    owner: owners as ExistingRow[],
-    system: systems,
-    api: apis,
+    owner: owners,
+    domain: await named('domains', names.domain),
+    system: await named('systems', names.system),
+    api: await named('apis', names.api),
     service: services.map((row) => ({ ...row, ...links.get(row.id)! })),
+    template: await named('templates', names.template),
+    memberships,
   };
 }
 
-const JSON_COLUMNS = new Set(['tags', 'links', 'annotations']);
+const JSON_COLUMNS = new Set(['tags', 'links', 'annotations', 'descriptor']);
 const asColumns = (columns: Record<string, unknown>) =>
   Object.fromEntries(
     Object.entries(columns).map(([key, value]) => [
@@ -95,4 +133,34 @@ export async function updateRow(
     .set({ ...asColumns(columns), updated_at: sql`now()` } as never)
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Writes the memberships the import decided (in its transaction): each pair with the sides that
+ * declare it now; a pair no side declares any more is deleted.
+ */
+export async function writeMemberships(
+  db: CatalogDb,
+  changes: { write: Membership[]; remove: Array<{ group_id: string; member_id: string }> },
+) {
+  for (let at = 0; at < changes.remove.length; at += INSERT_CHUNK) {
+    const pairs = changes.remove
+      .slice(at, at + INSERT_CHUNK)
+      .map(({ group_id, member_id }) => sql`(${group_id}, ${member_id})`);
+    await db
+      .deleteFrom('memberships')
+      .where(sql<boolean>`(group_id, member_id) in (${sql.join(pairs)})`)
+      .execute();
+  }
+  for (let at = 0; at < changes.write.length; at += INSERT_CHUNK)
+    await db
+      .insertInto('memberships')
+      .values(changes.write.slice(at, at + INSERT_CHUNK))
+      .onConflict((oc) =>
+        oc.columns(['group_id', 'member_id']).doUpdateSet((eb) => ({
+          from_member: eb.ref('excluded.from_member'),
+          from_group: eb.ref('excluded.from_group'),
+        })),
+      )
+      .execute();
 }

@@ -1,8 +1,9 @@
 import { notFound, type Static } from '@platform/core';
-import { jsonb, selectByIdOrName, sql, type Insertable, type Updateable } from '@platform/db';
+import { jsonb, sql, type Insertable, type Updateable } from '@platform/db';
 import { SCHEMA, type CatalogDb, type OwnersTable } from '../database.js';
 import type { OwnerListQuery } from '../schemas/owners.js';
 import { byKind, dependentKind } from './groups.js';
+import { labelSql, namedSql, selectNamed } from './named.js';
 
 /** Owners with the name of their parent group. */
 const selectOwners = (db: CatalogDb) =>
@@ -10,7 +11,7 @@ const selectOwners = (db: CatalogDb) =>
     .selectFrom('owners as g')
     .leftJoin('owners as l', 'l.id', 'g.parent_id')
     .selectAll('g')
-    .select('l.name as parent');
+    .select(labelSql('l').as('parent'));
 
 /** An owner as stored, with the name of its parent group. */
 export type OwnerRow = Awaited<ReturnType<typeof getOwner>>;
@@ -22,8 +23,9 @@ export type OwnerRow = Awaited<ReturnType<typeof getOwner>>;
 function ownersQuery(db: CatalogDb, filter: Static<typeof OwnerListQuery>) {
   let query = selectOwners(db);
   if (filter.kind !== undefined) query = query.where('g.kind', '=', filter.kind);
-  if (filter.parent !== undefined)
-    query = query.where(sql`lower(l.name)`, '=', filter.parent.toLowerCase());
+  if (filter.parent !== undefined) query = query.where(namedSql(filter.parent, 'l'));
+  if (filter.namespace !== undefined)
+    query = query.where(sql`lower(g.namespace)`, '=', filter.namespace.toLowerCase());
   if (filter.member !== undefined)
     query = query.where(sql<boolean>`g.members @> ${jsonb([filter.member.toLowerCase()])}::jsonb`);
   return query
@@ -53,7 +55,7 @@ export async function getOwner(db: CatalogDb, id: string) {
 
 /** The owner with that id, else that name in any case; NOT_FOUND `Owner not found: x`. */
 export async function findOwner(db: CatalogDb, idOrName: string): Promise<OwnerRow> {
-  const found = await selectByIdOrName(db, 'owners', idOrName);
+  const found = await selectNamed(db, 'owners', idOrName);
   const row = found && (await selectOwners(db).where('g.id', '=', found.id).executeTakeFirst());
   if (!row) throw notFound('Owner', idOrName);
   return row;
@@ -98,11 +100,30 @@ export function ownerServices(db: CatalogDb, id: string) {
 /** The groups (id and name, by name) whose parent the owner is. */
 export function childrenOf(db: CatalogDb, id: string) {
   return db
-    .selectFrom('owners')
-    .select(['id', 'name'])
-    .where('parent_id', '=', id)
-    .orderBy(sql`lower(name)`)
+    .selectFrom('owners as g')
+    .select(['g.id', labelSql('g').$notNull().as('name')])
+    .where('g.parent_id', '=', id)
+    .orderBy(sql`lower(g.name)`)
     .execute();
+}
+
+/**
+ * A group's members in the catalog (Backstage's hasMember) and the groups an owner is a member of
+ * (memberOf): one relation, stored once whichever side named it.
+ */
+export async function membershipsOf(db: CatalogDb, id: string) {
+  const side = (mine: 'group_id' | 'member_id', other: 'group_id' | 'member_id') =>
+    db
+      .selectFrom('memberships as m')
+      .innerJoin('owners as g', 'g.id', `m.${other}`)
+      .select(['g.id', labelSql('g').$notNull().as('name')])
+      .where(`m.${mine}`, '=', id)
+      .orderBy(sql`lower(g.name)`)
+      .execute();
+  return {
+    users: await side('group_id', 'member_id'),
+    memberOf: await side('member_id', 'group_id'),
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Ownership } from '@platform/core';
 import { sql } from '@platform/db';
 import type { CatalogDb } from '../database.js';
+import { namedSql, refLabel } from './named.js';
 
 // Who owns a record, for the `owner` rule: asked before validation, so `idOrName` is whatever the
 // path held (anything but a non-empty string: undefined). Resolved as the handlers resolve it, an
@@ -8,7 +9,7 @@ import type { CatalogDb } from '../database.js';
 // then answers 404).
 
 /** The tables whose records name their own team. */
-export type OwnedTable = 'services' | 'systems' | 'apis';
+export type OwnedTable = 'services' | 'systems' | 'apis' | 'domains';
 
 /** The ownership of a service, system or API as stored. */
 export const ownershipOf = (row: { created_by: unknown; team: unknown }): Ownership => ({
@@ -21,6 +22,7 @@ export const ownershipOf = (row: { created_by: unknown; team: unknown }): Owners
  * members, and those whose `groups` claim has its name) and admins manage it.
  */
 export const ownerOwnershipOf = (row: {
+  namespace?: string;
   name: string;
   created_by: unknown;
   members: unknown;
@@ -28,16 +30,15 @@ export const ownerOwnershipOf = (row: {
   // A team is its members': making the record gives no say in it (else anyone could make the
   // owner of an identity provider's group before an admin does, and join that team).
   createdBy: null,
-  team: row.name,
+  // Outside `default`, the team is `namespace/name`: two owners of one name stay two teams.
+  team: refLabel(row.namespace ?? 'default', row.name),
   collaborators: (row.members as string[] | null) ?? [],
 });
 
 const byIdOrName = (db: CatalogDb, table: OwnedTable | 'owners', idOrName: string) =>
   db
     .selectFrom(table as 'owners')
-    .where((eb) =>
-      eb.or([eb('id', '=', idOrName), eb(sql`lower(name)`, '=', idOrName.toLowerCase())]),
-    )
+    .where(namedSql(idOrName))
     .orderBy(sql`id = ${idOrName}`, 'desc')
     .limit(1);
 
@@ -64,7 +65,7 @@ export async function findOwnerOwnership(
 ): Promise<Ownership | undefined> {
   if (!named(idOrName)) return undefined;
   const row = await byIdOrName(db, 'owners', idOrName)
-    .select(['name', 'created_by', 'members'])
+    .select(['namespace', 'name', 'created_by', 'members'])
     .executeTakeFirst();
   return row && ownerOwnershipOf(row);
 }

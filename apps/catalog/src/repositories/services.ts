@@ -1,8 +1,9 @@
-import { findByIdOrName, notFound, type Static } from '@platform/core';
-import { idsByIdOrName, jsonb, sql, type Insertable, type Updateable } from '@platform/db';
+import { notFound, type Static } from '@platform/core';
+import { jsonb, sql, type Insertable, type Updateable } from '@platform/db';
 import type { CatalogDb, ServicesTable } from '../database.js';
 import type { ServiceListQuery } from '../schemas/services.js';
 import { replaceDependencies } from './dependencies.js';
+import { findNamed, labelSql, namedIds, namedSql } from './named.js';
 import { linksOf, replaceApis } from './relations.js';
 
 /** A service with what the API shows of its links: system and owner by name, the others as ids. */
@@ -21,7 +22,7 @@ function selectWithNames(db: CatalogDb) {
     .leftJoin('systems as sy', 'sy.id', 's.system_id')
     .leftJoin('owners as o', 'o.id', 's.owner_id')
     .selectAll('s')
-    .select(['sy.name as system', 'o.name as owner']);
+    .select([labelSql('sy').as('system'), labelSql('o').as('owner')]);
 }
 
 /** Adds the dependencies and APIs of all the services in one more query (never one per service). */
@@ -38,8 +39,10 @@ export async function listServices(db: CatalogDb, filter: Static<typeof ServiceL
   let query = selectWithNames(db);
   const sameText = (column: string, value: string) =>
     [sql`lower(${sql.ref(column)})`, '=', value.toLowerCase()] as const;
-  if (filter.system !== undefined) query = query.where(...sameText('sy.name', filter.system));
-  if (filter.owner !== undefined) query = query.where(...sameText('o.name', filter.owner));
+  if (filter.system !== undefined) query = query.where(namedSql(filter.system, 'sy'));
+  if (filter.owner !== undefined) query = query.where(namedSql(filter.owner, 'o'));
+  if (filter.namespace !== undefined)
+    query = query.where(...sameText('s.namespace', filter.namespace));
   if (filter.type !== undefined) query = query.where(...sameText('s.type', filter.type));
   if (filter.lifecycle !== undefined)
     query = query.where(...sameText('s.lifecycle', filter.lifecycle));
@@ -62,11 +65,11 @@ export async function getService(db: CatalogDb, id: string) {
 
 /** The service with that id, else that name in any case; NOT_FOUND `Service not found: x`. */
 export const findService = (db: CatalogDb, idOrName: string) =>
-  findByIdOrName(db, 'services', idOrName, 'Service');
+  findNamed(db, 'services', idOrName, 'Service');
 
 /** The ids of the services named (ids or names), in one query; NOT_FOUND for an unknown one. */
 export async function findServiceIds(db: CatalogDb, refs: readonly string[]): Promise<string[]> {
-  const ids = await idsByIdOrName(db, 'services', refs);
+  const ids = await namedIds(db, 'services', refs);
   const missing = ids.indexOf(undefined);
   if (missing >= 0) throw notFound('Service', refs[missing]);
   return ids as string[];

@@ -1,16 +1,18 @@
 import { notFound, type Static } from '@platform/core';
-import { jsonb, selectByIdOrName, sql, type Insertable, type Updateable } from '@platform/db';
+import { jsonb, sql, type Insertable, type Updateable } from '@platform/db';
 import type { CatalogDb, SystemsTable } from '../database.js';
 import type { SystemListQuery } from '../schemas/systems.js';
 import { byKind, dependentKind } from './groups.js';
+import { labelSql, namedSql, selectNamed } from './named.js';
 
 /** Systems with the name of their owner. */
 const selectSystems = (db: CatalogDb) =>
   db
     .selectFrom('systems as g')
     .leftJoin('owners as l', 'l.id', 'g.owner_id')
+    .leftJoin('domains as d', 'd.id', 'g.domain_id')
     .selectAll('g')
-    .select('l.name as owner');
+    .select([labelSql('l').as('owner'), labelSql('d').as('domain')]);
 
 /** A system as stored, with the name of its owner. */
 export type SystemRow = Awaited<ReturnType<typeof getSystem>>;
@@ -18,8 +20,10 @@ export type SystemRow = Awaited<ReturnType<typeof getSystem>>;
 /** A page of systems by name, filtered; one query. */
 export function listSystems(db: CatalogDb, filter: Static<typeof SystemListQuery>) {
   let query = selectSystems(db);
-  if (filter.owner !== undefined)
-    query = query.where(sql`lower(l.name)`, '=', filter.owner.toLowerCase());
+  if (filter.owner !== undefined) query = query.where(namedSql(filter.owner, 'l'));
+  if (filter.domain !== undefined) query = query.where(namedSql(filter.domain, 'd'));
+  if (filter.namespace !== undefined)
+    query = query.where(sql`lower(g.namespace)`, '=', filter.namespace.toLowerCase());
   if (filter.tag !== undefined)
     query = query.where(sql<boolean>`g.tags @> ${jsonb([filter.tag])}::jsonb`);
   return query
@@ -38,7 +42,7 @@ export async function getSystem(db: CatalogDb, id: string) {
 
 /** The system with that id, else that name in any case; NOT_FOUND `System not found: x`. */
 export async function findSystem(db: CatalogDb, idOrName: string): Promise<SystemRow> {
-  const found = await selectByIdOrName(db, 'systems', idOrName);
+  const found = await selectNamed(db, 'systems', idOrName);
   const row = found && (await selectSystems(db).where('g.id', '=', found.id).executeTakeFirst());
   if (!row) throw notFound('System', idOrName);
   return row;

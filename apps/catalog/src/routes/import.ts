@@ -13,22 +13,32 @@ import { applyImport, planImport, type Step } from '../domain/import/plan.js';
 import { auditDenial, ownerCheck } from '../domain/ownership.js';
 import type { CatalogRoutes } from '../domain/state.js';
 import { lockOwnerParents } from '../repositories/owners.js';
-import { loadExisting } from '../repositories/import.js';
+import { loadExisting, type NamedKeys } from '../repositories/import.js';
 import { ImportInputSchema, ImportResultSchema, type ImportResult } from '../schemas/import.js';
 
 /** The largest import body: 10,000 descriptors with API definitions fit. */
 const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
 
-/** Every name of a collection the import writes or refers to: what it must read first. */
+/** Every namespace and name of a collection the import writes or refers to: what it must read first. */
 function namesOf(desired: ReturnType<typeof mapEntities>['desired']) {
-  const names = { system: [] as string[], api: [] as string[], service: [] as string[] };
+  const names: NamedKeys = {
+    owner: [],
+    domain: [],
+    system: [],
+    api: [],
+    service: [],
+    template: [],
+  };
   const add = (ref: Ref | null | undefined) => {
-    if (ref && ref.target !== 'owner') names[ref.target].push(ref.name);
+    if (ref) names[ref.target].push([ref.namespace, ref.name]);
   };
   for (const d of desired) {
-    if (d.target !== 'owner') names[d.target].push(d.name);
+    names[d.target].push([d.namespace, d.name]);
     [
+      ...(d.members ?? []),
+      ...(d.memberOf ?? []),
       d.system,
+      d.domain,
       ...(d.dependsOn ?? []),
       ...(d.providesApis ?? []),
       ...(d.consumesApis ?? []),
@@ -63,7 +73,7 @@ export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
         operationId: 'importEntities',
         summary: 'Import Backstage descriptors',
         description:
-          'Components and Resources become services, APIs APIs, Systems systems, Groups and Users owners. Everything is checked first (every problem reported at once, nothing written), then applied in one transaction. Importing the same descriptors twice changes nothing; dryRun reports what would change.',
+          'Components and Resources become services, APIs APIs, Systems systems, Domains domains, Groups and Users owners (with memberships), Templates templates; Locations are reported target by target (never fetched). Namespaces are kept; a reference without one is in the namespace of the entity making it. Everything is checked first (every problem reported at once, nothing written), then applied in one transaction. Importing the same descriptors twice changes nothing; dryRun reports what would change.',
         body: ImportInputSchema,
         response: responses({ 200: ImportResultSchema }),
       },
@@ -79,7 +89,8 @@ export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
             // Owners' parents are read and may be set: serialised with PATCH of a parent first.
             await lockOwnerParents(trx);
             const existing = await loadExisting(trx, namesOf(mapped.desired));
-            const { problems, steps } = planImport(mapped.desired, existing);
+            const plan = planImport(mapped.desired, existing);
+            const { problems, steps } = plan;
             problems.unshift(...mapped.problems);
             if (problems.length > 0)
               throw badRequest(
@@ -89,7 +100,7 @@ export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
             for (const step of steps)
               if (step.action === 'updated' && !(await mayChange(step.ownership!)))
                 refused.push(step);
-            if (!dryRun && refused.length === 0) await applyImport(trx, steps, owned);
+            if (!dryRun && refused.length === 0) await applyImport(trx, plan, owned);
             return { steps, refused };
           }),
         'A record of the import was created meanwhile by someone else; import again',
@@ -111,6 +122,7 @@ export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
         unchanged: count('unchanged'),
         entities: result.map((step) => ({
           kind: step.desired.label.split(' ')[0],
+          namespace: step.desired.namespace,
           name: step.desired.name,
           target: step.desired.target,
           id: dryRun && step.action === 'created' ? null : step.id,
@@ -119,6 +131,7 @@ export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
         })),
         skipped: mapped.skipped,
         ignored: mapped.ignored,
+        locations: mapped.locations,
       };
       return ok(answer);
     },

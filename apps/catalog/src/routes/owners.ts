@@ -25,10 +25,12 @@ import {
   insertOwner,
   listOwners,
   ownerDependents,
+  membershipsOf,
   ownerServices,
   updateOwner,
   type OwnerRow,
 } from '../repositories/owners.js';
+import { DEFAULT_NAMESPACE, refLabel, slashTwin } from '../repositories/named.js';
 import { findOwnerOwnership } from '../repositories/ownership.js';
 import {
   OwnerInputSchema,
@@ -47,7 +49,8 @@ type OwnerInput = Static<typeof OwnerUpdateSchema>;
  * lower case without repeats. A group with child groups does not become a user (409).
  */
 async function columnsOf(db: CatalogDb, fields: OwnerInput, current?: OwnerRow) {
-  const { name, email, team, kind, parent, members } = fields;
+  const { name, email, team, kind, parent, members, namespace, type, picture, description } =
+    fields;
   const row = await linkedGroup(db, 'owners', 'parent', parent);
   if (row && row.kind !== 'group')
     throw badRequest(`parent must be a group: ${row.name} is a ${row.kind}`);
@@ -60,8 +63,28 @@ async function columnsOf(db: CatalogDb, fields: OwnerInput, current?: OwnerRow) 
     if (children.length > 0)
       throw conflict(`Owner ${current.name} still has child groups: ${children.join(', ')}`);
   }
+  if (name !== undefined || namespace !== undefined) {
+    const where = namespace ?? current?.namespace ?? DEFAULT_NAMESPACE;
+    const what = name ?? current!.name;
+    const twin = await slashTwin(db, where, what);
+    if (twin && twin.id !== current?.id)
+      throw conflict(
+        `${nameTaken('owner', `${where}/${what}`)}: owner ${twin.id} in ${DEFAULT_NAMESPACE}, made before names lost their slash, is that team`,
+      );
+  }
   const emails = members && unique(members.map((m) => m.toLowerCase()));
-  return { name, email, team, kind, parent_id: linkId(row), members: emails };
+  return {
+    name,
+    namespace,
+    email,
+    team,
+    kind,
+    type,
+    picture,
+    description,
+    parent_id: linkId(row),
+    members: emails,
+  };
 }
 
 /** A cycle the new parent would close: the chain from the owner through its new ancestors. */
@@ -95,6 +118,7 @@ export const ownerRoutes: CatalogRoutes = async (app, { db, access }) => {
     ...toOwner(row),
     services: await ownerServices(db, row.id),
     children: await childrenOf(db, row.id),
+    ...(await membershipsOf(db, row.id)),
   });
 
   app.get(
@@ -125,8 +149,10 @@ export const ownerRoutes: CatalogRoutes = async (app, { db, access }) => {
     async (request, reply) => {
       const { name, members = [] } = request.body;
       const owned = await ownershipColumns(request.identity, undefined, access);
-      // Listing a new team's members is for admins and those the identity provider puts in it.
-      if (members.length > 0) await ownershipColumns(request.identity, name, access);
+      // Listing a new team's members is for admins and those the identity provider puts in it
+      // (the team of an owner outside `default` is `namespace/name`).
+      const teamName = refLabel(request.body.namespace ?? DEFAULT_NAMESPACE, name);
+      if (members.length > 0) await ownershipColumns(request.identity, teamName, access);
       const id = newId();
       const columns = await columnsOf(db, request.body);
       const row = { ...columns, id, name, created_by: owned.created_by };

@@ -44,12 +44,13 @@ type ServiceInput = Static<typeof ServiceUpdateSchema>;
  * undefined, one cleared is null (links and annotations: empty).
  */
 async function columnsOf(db: CatalogDb, fields: ServiceInput) {
-  const { name, description, type, lifecycle, tags, links, annotations } = fields;
+  const { name, namespace, description, type, lifecycle, tags, links, annotations } = fields;
   const system = await linkedGroup(db, 'systems', 'system', fields.system);
   const owner = await linkedGroup(db, 'owners', 'owner', fields.owner);
   const apis = (refs?: string[]) => refs && findApiIds(db, unique(refs)).then(unique);
   const columns = {
     name,
+    namespace,
     description,
     type,
     lifecycle,

@@ -42,9 +42,20 @@ type SystemInput = Static<typeof SystemUpdateSchema>;
  * The columns of the fields sent: the owner resolved (BAD_REQUEST when unknown); a field not sent
  * stays undefined, one cleared is null.
  */
-async function columnsOf(db: CatalogDb, { name, description, owner, tags }: SystemInput) {
+async function columnsOf(
+  db: CatalogDb,
+  { name, namespace, description, owner, domain, tags }: SystemInput,
+) {
   const ownerRow = await linkedGroup(db, 'owners', 'owner', owner);
-  return { name, description, owner_id: linkId(ownerRow), tags: tags && unique(tags) };
+  const domainRow = await linkedGroup(db, 'domains', 'domain', domain);
+  return {
+    name,
+    namespace,
+    description,
+    owner_id: linkId(ownerRow),
+    domain_id: linkId(domainRow),
+    tags: tags && unique(tags),
+  };
 }
 
 /** Systems: named records that services and APIs point at, each pointing at its owner. */

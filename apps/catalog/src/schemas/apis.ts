@@ -1,5 +1,4 @@
 import {
-  Name,
   Nullable,
   PagedQuery,
   StampsAt,
@@ -10,7 +9,14 @@ import {
   type Static,
 } from '@platform/core';
 import type { ApiType } from '../database.js';
-import { Description, Token } from './metadata.js';
+import {
+  Description,
+  Token,
+  NamespaceFilter,
+  NamespaceInput,
+  NamespaceShown,
+  RecordName,
+} from './metadata.js';
 import { OwnershipShown, TeamInput } from './ownership.js';
 
 /** Backstage's well-known API types, and `other` for the rest. */
@@ -28,7 +34,11 @@ export const MAX_DEFINITION = 2 * 1024 * 1024;
 export const API_BODY_LIMIT = 5 * 1024 * 1024;
 
 export const ApiInputSchema = Type.Object({
-  name: Name('API name', 'Unique among APIs, case-insensitively (a service may share it)'),
+  name: RecordName(
+    'API name',
+    'Unique among APIs of its namespace, case-insensitively (a service may share it)',
+  ),
+  namespace: NamespaceInput,
   type: Type.Enum(API_TYPES, { title: 'type', description: API_TYPES.join(', ') }),
   description: Type.Optional(Nullable(Description)),
   definition: Type.Optional(
@@ -54,6 +64,7 @@ export const ApiUpdateSchema = UpdateOf(ApiInputSchema);
 
 const ApiFields = {
   id: Type.String(),
+  namespace: NamespaceShown,
   name: Type.String(),
   type: Type.Enum(API_TYPES),
   description: Nullable(Type.String()),
@@ -90,4 +101,5 @@ export const ApiListQuery = PagedQuery({
   owner: Type.Optional(Type.String({ description: 'Only APIs of this owner (name)' })),
   system: Type.Optional(Type.String({ description: 'Only APIs of this system (name)' })),
   tag: Type.Optional(Type.String({ description: 'Only APIs with this tag' })),
+  namespace: NamespaceFilter,
 });

@@ -9,7 +9,8 @@ export const EntitySchema = Type.Object({
   apiVersion: Type.String({ minLength: 1, description: 'backstage.io/v1alpha1, as Backstage' }),
   kind: Type.String({
     minLength: 1,
-    description: 'Component, Resource, System, Group, User or API; others are skipped',
+    description:
+      'Component, Resource, System, Domain, Group, User, API, Template; Locations are reported; others are skipped',
   }),
   metadata: Type.Object(
     { name: Type.String({ minLength: 1 }) },
@@ -17,6 +18,19 @@ export const EntitySchema = Type.Object({
   ),
   spec: Type.Optional(
     Type.Object({}, { additionalProperties: true, description: "Backstage's spec of the kind" }),
+  ),
+  relations: Type.Optional(
+    Type.Array(Type.Unknown(), {
+      description: 'Relations written in a descriptor: computed by the catalog, reported ignored',
+    }),
+  ),
+  source: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description:
+        'The file (path relative to the import, or URL) the document comes from: Locations are followed to it',
+    }),
   ),
 });
 export type Entity = Static<typeof EntitySchema>;
@@ -29,7 +43,7 @@ export const ImportInputSchema = Type.Object({
 });
 
 export const IMPORT_ACTIONS = ['created', 'updated', 'unchanged'] as const;
-export const IMPORT_TARGETS = ['service', 'api', 'system', 'owner'] as const;
+export const IMPORT_TARGETS = ['service', 'api', 'system', 'owner', 'domain', 'template'] as const;
 
 export const ImportResultSchema = Type.Object({
   dryRun: Type.Boolean(),
@@ -39,6 +53,7 @@ export const ImportResultSchema = Type.Object({
   entities: Type.Array(
     Type.Object({
       kind: Type.String({ description: 'The Backstage kind' }),
+      namespace: Type.String(),
       name: Type.String(),
       target: Type.Enum(IMPORT_TARGETS, { description: 'What it became in the catalog' }),
       id: Nullable(
@@ -57,5 +72,21 @@ export const ImportResultSchema = Type.Object({
   ignored: Type.Array(Type.String(), {
     description: 'Descriptor fields the catalog has no place for: `Component cart: spec.x`',
   }),
+  locations: Type.Array(
+    Type.Object({
+      namespace: Type.String(),
+      name: Type.String(),
+      source: Nullable(Type.String()),
+      targets: Type.Array(
+        Type.Object({
+          target: Type.String(),
+          type: Type.String(),
+          followed: Type.Boolean({ description: 'A document of this import' }),
+          reason: Nullable(Type.String({ description: 'Why it was not followed' })),
+        }),
+      ),
+    }),
+    { description: 'Locations, not stored: each target followed or not (never fetched)' },
+  ),
 });
 export type ImportResult = Static<typeof ImportResultSchema>;

@@ -74,3 +74,43 @@ export function checkAnnotations<T extends Record<string, string> | null | undef
       );
   return map;
 }
+
+/**
+ * A record's name (Name of libs/core, without a slash): `/` separates a namespace from a name in
+ * references and in team names (`namespace/name`), so a name holding one could pass for a record of
+ * another namespace. Records named with one before keep working by id.
+ */
+export const RecordName = (title: string, description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: '^[^\\s/]([^/]*[^\\s/])?$',
+    title,
+    description:
+      description ??
+      'Unique in its namespace, case-insensitively; no space at either end; no slash (`/` separates a namespace)',
+  });
+
+/** Backstage's namespace format (a DNS label, here in any case): `default` when not given. */
+export const NamespaceInput = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 63,
+    pattern: '^[A-Za-z0-9]+(-+[A-Za-z0-9]+)*$',
+    description: 'Backstage namespace: letters, digits and dashes (default `default`)',
+  }),
+);
+
+/** The namespace a record is in, as shown. */
+export const NamespaceShown = Type.String({
+  description: 'Backstage namespace (`default` unless given)',
+});
+
+/** The list filter by namespace. */
+export const NamespaceFilter = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 63,
+    description: 'Only records in this namespace (any case)',
+  }),
+);

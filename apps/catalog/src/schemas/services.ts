@@ -1,5 +1,4 @@
 import {
-  Name,
   Nullable,
   PagedQuery,
   StampsAt,
@@ -8,7 +7,16 @@ import {
   type Static,
   TagsSchema,
 } from '@platform/core';
-import { AnnotationsSchema, Description, LinksSchema, Token } from './metadata.js';
+import {
+  AnnotationsSchema,
+  Description,
+  LinksSchema,
+  NamespaceFilter,
+  NamespaceInput,
+  NamespaceShown,
+  RecordName,
+  Token,
+} from './metadata.js';
 import type { ServiceWithLinks } from '../repositories/services.js';
 import { OwnershipShown, shownOwnership, TeamInput } from './ownership.js';
 
@@ -33,12 +41,16 @@ const ServiceFields = {
   providesApis: Type.Optional(ApiRefs('provides')),
   consumesApis: Type.Optional(ApiRefs('consumes')),
   team: TeamInput,
+  namespace: NamespaceInput,
 };
 
-export const ServiceInputSchema = Type.Object({ name: Name('service name'), ...ServiceFields });
+export const ServiceInputSchema = Type.Object({
+  name: RecordName('service name'),
+  ...ServiceFields,
+});
 
 export const ServiceUpdateSchema = Type.Object({
-  name: Type.Optional(Name('service name')),
+  name: Type.Optional(RecordName('service name')),
   ...ServiceFields,
   dependencies: Type.Optional(
     Type.Array(Type.String(), {
@@ -50,7 +62,11 @@ export const ServiceUpdateSchema = Type.Object({
 
 export const ServiceSchema = Type.Object({
   id: Type.String(),
+  namespace: NamespaceShown,
   name: Type.String(),
+  kind: Type.Enum(['component', 'resource'] as const, {
+    description: 'The Backstage kind it is (component unless imported as a Resource)',
+  }),
   description: Nullable(Type.String()),
   tags: Type.Array(Type.String()),
   system: Nullable(Type.String({ description: 'Name of its system' })),
@@ -75,6 +91,7 @@ export const ServiceListQuery = PagedQuery({
   lifecycle: Type.Optional(
     Type.String({ description: 'Only services at this lifecycle (any case)' }),
   ),
+  namespace: NamespaceFilter,
 });
 
 /** The service as shown (the reply keeps only the fields of ServiceSchema). */

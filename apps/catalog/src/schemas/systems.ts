@@ -1,5 +1,4 @@
 import {
-  Name,
   Nullable,
   PagedQuery,
   RefSchema,
@@ -11,11 +10,21 @@ import {
   type Static,
 } from '@platform/core';
 import type { SystemRow } from '../repositories/systems.js';
-import { Description } from './metadata.js';
+import {
+  Description,
+  NamespaceFilter,
+  NamespaceInput,
+  NamespaceShown,
+  RecordName,
+} from './metadata.js';
 import { OwnershipShown, shownOwnership, TeamInput } from './ownership.js';
 
 export const SystemInputSchema = Type.Object({
-  name: Name('system name'),
+  name: RecordName('system name'),
+  namespace: NamespaceInput,
+  domain: Type.Optional(
+    Nullable(Type.String({ description: 'Name (namespace/name) or id of an existing domain' })),
+  ),
   description: Type.Optional(Nullable(Description)),
   owner: Type.Optional(Nullable(Type.String({ description: 'Name (or id) of an existing owner' }))),
   tags: Type.Optional(TagsSchema),
@@ -26,7 +35,9 @@ export const SystemUpdateSchema = UpdateOf(SystemInputSchema);
 
 export const SystemSchema = Type.Object({
   id: Type.String(),
+  namespace: NamespaceShown,
   name: Type.String(),
+  domain: Nullable(Type.String({ description: 'Its domain (namespace/name outside default)' })),
   description: Nullable(Type.String()),
   owner: Nullable(Type.String({ description: 'Name of its owner' })),
   tags: Type.Array(Type.String()),
@@ -43,12 +54,16 @@ export const SystemWithServicesSchema = Type.Object({
 export const SystemListQuery = PagedQuery({
   owner: Type.Optional(Type.String({ description: 'Only systems of this owner (name)' })),
   tag: Type.Optional(Type.String({ description: 'Only systems with this tag' })),
+  domain: Type.Optional(Type.String({ description: 'Only systems of this domain (name)' })),
+  namespace: NamespaceFilter,
 });
 
 /** The system as shown, the stamps as ISO text. */
 export const toSystem = (row: SystemRow): System => ({
   id: row.id,
+  namespace: row.namespace,
   name: row.name,
+  domain: row.domain,
   description: row.description,
   owner: row.owner,
   tags: row.tags,

@@ -1,5 +1,5 @@
 import { api, Card, formatDate, type DataOf, type ResourceSpec } from '@platform/ui';
-import { NameLink, RecordLinks, tagsOf, useServiceNames } from './refs';
+import { NameLink, RecordLinks, tagsOf, useServiceNames, nameOf, namespaceFilter } from './refs';
 
 type Api = DataOf<'catalog.getApi'>;
 
@@ -27,7 +27,7 @@ export const apis: ResourceSpec<Api> = {
   singular: 'API',
   plural: 'APIs',
   key: (a) => a.id,
-  title: (a) => a.name,
+  title: (a) => nameOf(a),
   list: (query) => api.catalog.listApis({ query }) as Promise<Api[]>,
   get: (idOrName) => api.catalog.getApi({ path: { idOrName } }),
   create: (body) =>
@@ -37,6 +37,7 @@ export const apis: ResourceSpec<Api> = {
   access: { service: 'catalog', create: 'createApi', update: 'updateApi', remove: 'deleteApi' },
   description: 'The interfaces services provide and consume.',
   filters: [
+    namespaceFilter,
     { name: 'type', label: 'Type', options: TYPES },
     { name: 'lifecycle', label: 'Lifecycle', type: 'text' },
     { name: 'owner', label: 'Owner', type: 'text' },
@@ -44,7 +45,7 @@ export const apis: ResourceSpec<Api> = {
     { name: 'tag', label: 'Tag', type: 'text' },
   ],
   columns: [
-    { header: 'Name', cell: (a) => a.name },
+    { header: 'Name', cell: (a) => nameOf(a) },
     { header: 'Type', cell: (a) => a.type },
     { header: 'Lifecycle', cell: (a) => a.lifecycle ?? '—' },
     { header: 'Owner', cell: (a) => a.owner ?? '—' },

@@ -1,20 +1,24 @@
 import { mountApp, Navigate, NotFound, resourceRoutes, Route, Routes } from '@platform/ui';
 import { apis } from './apis';
 import './catalog.css';
+import { domains } from './domains';
 import { GraphPage } from './graph';
 import { owners } from './owners';
 import { SearchPage } from './search';
 import { services } from './services';
 import { systems } from './systems';
+import { templates } from './templates';
 
 mountApp({
   service: 'catalog',
   title: 'Catalog',
   nav: [
     { to: '/services', label: 'Services' },
+    { to: '/domains', label: 'Domains' },
     { to: '/systems', label: 'Systems' },
     { to: '/owners', label: 'Owners' },
     { to: '/apis', label: 'APIs' },
+    { to: '/templates', label: 'Templates' },
     { to: '/graph', label: 'Dependency graph' },
     { to: '/search', label: 'Search' },
   ],
@@ -25,6 +29,8 @@ mountApp({
       {resourceRoutes(systems)}
       {resourceRoutes(owners)}
       {resourceRoutes(apis)}
+      {resourceRoutes(domains)}
+      {resourceRoutes(templates)}
       <Route path="graph" element={<GraphPage />} />
       <Route path="graph/:key" element={<GraphPage />} />
       <Route path="search" element={<SearchPage />} />

@@ -49,3 +49,17 @@ export function useServiceNames(ids: readonly string[]) {
   const byId = new Map((list.data ?? []).map((r) => [r.id, r.name]));
   return ids.map((id) => ({ id, name: byId.get(id) ?? id }));
 }
+
+/** How a record is named: its name, `namespace/name` outside the `default` namespace. */
+export const nameOf = (r: { namespace: string; name: string }) =>
+  r.namespace === 'default' ? r.name : `${r.namespace}/${r.name}`;
+
+/** The namespace filter every list has. */
+export const namespaceFilter = { name: 'namespace', label: 'Namespace', type: 'text' } as const;
+
+/** The namespace field of a create form. */
+export const namespaceField = {
+  name: 'namespace',
+  label: 'Namespace',
+  hint: 'Backstage namespace: letters, digits and dashes (default when empty)',
+} as const;

@@ -1,6 +1,6 @@
 import { api, formatDate, Link, Status, type DataOf, type ResourceSpec } from '@platform/ui';
 import { Dependencies } from './dependencies';
-import { NameLink, tagsOf } from './refs';
+import { NameLink, tagsOf, nameOf, namespaceFilter } from './refs';
 
 type Service = DataOf<'catalog.getService'>;
 
@@ -37,7 +37,7 @@ export const services: ResourceSpec<Service> = {
   singular: 'service',
   plural: 'services',
   key: (s) => s.id,
-  title: (s) => s.name,
+  title: (s) => nameOf(s),
   list: (query) => api.catalog.listServices({ query }),
   get: getService,
   create: (body) => api.catalog.createService({ body: body as { name: string } }),
@@ -51,6 +51,7 @@ export const services: ResourceSpec<Service> = {
   },
   description: 'What runs, who owns it and what it depends on.',
   filters: [
+    namespaceFilter,
     { name: 'system', label: 'System', type: 'text' },
     { name: 'owner', label: 'Owner', type: 'text' },
     { name: 'type', label: 'Type', type: 'text' },
@@ -58,7 +59,7 @@ export const services: ResourceSpec<Service> = {
     { name: 'tag', label: 'Tag', type: 'text' },
   ],
   columns: [
-    { header: 'Name', cell: (s) => s.name },
+    { header: 'Name', cell: (s) => nameOf(s) },
     { header: 'System', cell: (s) => s.system ?? '—' },
     { header: 'Owner', cell: (s) => s.owner ?? '—' },
     { header: 'Type', cell: (s) => s.type ?? '—' },
@@ -97,6 +98,8 @@ export const services: ResourceSpec<Service> = {
   ],
   details: (s) => [
     ['Id', <code key="id">{s.id}</code>],
+    ['Namespace', s.namespace],
+    ['Kind', s.kind],
     ['Description', s.description],
     ['System', <NameLink key="system" to="systems" name={s.system} />],
     ['Owner', <NameLink key="owner" to="owners" name={s.owner} />],

@@ -5,11 +5,19 @@ import { importCatalog } from '../imports/catalog.js';
 
 export const catalogSpec: ServiceSpec = {
   service: 'catalog',
-  describe: 'Service catalog: services, APIs, systems, owners, dependencies',
+  describe: 'Service catalog: services, APIs, systems, domains, owners, templates, dependencies',
   resources: {
     services: {
       verbs: {
-        ...crud('Service', 'Services', ['id', 'name', 'system', 'owner', 'type', 'lifecycle']),
+        ...crud('Service', 'Services', [
+          'id',
+          'namespace',
+          'name',
+          'system',
+          'owner',
+          'type',
+          'lifecycle',
+        ]),
         depend: {
           op: 'addDependency',
           args: ['idOrName', 'dependsOn'],
@@ -22,8 +30,37 @@ export const catalogSpec: ServiceSpec = {
       singular: 'API',
       verbs: crud('Api', 'Apis', ['id', 'name', 'type', 'lifecycle', 'owner', 'system']),
     },
-    systems: { verbs: crud('System', 'Systems', ['id', 'name', 'owner', 'description']) },
-    owners: { verbs: crud('Owner', 'Owners', ['id', 'name', 'kind', 'email', 'team', 'parent']) },
+    systems: {
+      verbs: crud('System', 'Systems', [
+        'id',
+        'namespace',
+        'name',
+        'owner',
+        'domain',
+        'description',
+      ]),
+    },
+    owners: {
+      verbs: crud('Owner', 'Owners', [
+        'id',
+        'namespace',
+        'name',
+        'kind',
+        'type',
+        'email',
+        'team',
+        'parent',
+      ]),
+    },
+    domains: { verbs: crud('Domain', 'Domains', ['id', 'namespace', 'name', 'title', 'owner']) },
+    templates: {
+      verbs: crud(
+        'Template',
+        'Templates',
+        ['id', 'namespace', 'name', 'title', 'type', 'owner'],
+        ['create', 'update', 'delete'],
+      ),
+    },
   },
   verbs: {
     search: { op: 'search', args: ['q'], columns: ['kind', 'id', 'name', 'match', 'description'] },

@@ -28,6 +28,38 @@ async function seed() {
     ['checkout', 'cart'],
   ])
     await catalog.addDependency({ path: { idOrName: from }, body: { dependsOn: to } });
+  // A namespaced Backstage catalog: a group with its profile and a child, a domain, a template.
+  const entity = (kind: string, name: string, spec: object, metadata: object = {}) => ({
+    apiVersion: 'backstage.io/v1alpha1',
+    kind,
+    metadata: { name, namespace: 'eng', ...metadata },
+    spec,
+  });
+  await catalog.importEntities({
+    body: {
+      entities: [
+        entity('Group', 'platform', {
+          type: 'department',
+          profile: {
+            displayName: 'Platform people',
+            email: 'platform@example.com',
+            picture: 'https://pictures.test/platform.svg',
+          },
+          children: ['web-team'],
+        }),
+        entity('Group', 'web-team', { type: 'team' }),
+        entity('Domain', 'payments', { owner: 'platform' }, { title: 'Payments' }),
+        entity(
+          'Template',
+          'scaffold',
+          { owner: 'platform', type: 'service', steps: [] },
+          {
+            title: 'New service',
+          },
+        ),
+      ],
+    },
+  });
 }
 
 /** What the API says the graph around `name` is, both ways: node names and "a depends on b". */
@@ -208,6 +240,38 @@ describe('the catalog web UI', () => {
     await page.getByRole('link', { name: 'cart' }).waitFor(); // provided by
   });
 
+  it('shows a namespaced group with its profile and children', async () => {
+    const group = await web.open('/catalog/owners/eng%2Fplatform');
+    const { page } = group;
+    await page.getByRole('heading', { name: 'eng/platform' }).waitFor();
+    await page.getByText('department', { exact: true }).waitFor();
+    await page.getByText('Platform people', { exact: true }).waitFor();
+    await page.getByRole('link', { name: 'https://pictures.test/platform.svg' }).waitFor();
+    const children = page.locator('section', {
+      has: page.getByRole('heading', { name: 'Child groups' }),
+    });
+    await children.getByRole('link', { name: 'eng/web-team' }).click();
+    await page.getByRole('heading', { name: 'eng/web-team' }).waitFor();
+    await page.getByRole('link', { name: 'eng/platform' }).waitFor(); // its parent
+    await expectCleanPage(group, 'catalog-owner-namespaced');
+  });
+
+  it('lists domains and templates by namespaced name and opens them', async () => {
+    const domains = await web.open('/catalog/domains');
+    await domains.page.getByRole('link', { name: 'eng/payments' }).click();
+    await domains.page.getByRole('heading', { name: 'Payments' }).waitFor();
+    await domains.page.getByText('No system belongs to eng/payments.').waitFor();
+    await expectCleanPage(domains, 'catalog-domain');
+  });
+
+  it('lists templates and shows one with its descriptor', async () => {
+    const templates = await web.open('/catalog/templates');
+    await templates.page.getByRole('link', { name: 'eng/scaffold' }).click();
+    await templates.page.getByRole('heading', { name: 'New service' }).waitFor();
+    await templates.page.getByText('"kind": "Template"', { exact: false }).waitFor();
+    await expectCleanPage(templates, 'catalog-template');
+  });
+
   const pages: [string, string][] = [
     ['/catalog/systems', 'shop'],
     ['/catalog/systems/shop', 'checkout'],
@@ -219,6 +283,8 @@ describe('the catalog web UI', () => {
     ['/catalog/apis/cart-api', 'openapi: 3.1.0'],
     ['/catalog/apis/new', 'Create'],
     ['/catalog/graph', 'Choose a service to see its dependency graph.'],
+    ['/catalog/domains/new', 'Create'],
+    ['/catalog/owners?namespace=eng', 'eng/web-team'],
   ];
   it.each(pages)('has a clean page at %s', async (path, text) => {
     const opened = await web.open(path);

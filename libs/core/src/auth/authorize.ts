@@ -270,7 +270,12 @@ export function authorizationOptions(
     const hit = cache.get(key);
     if (hit && hit.until > Date.now()) return hit.teams;
     const owners = await platform.catalog.listOwners({ query: { member: key, limit: 1000 } });
-    const found = owners.map((owner) => owner.name);
+    // A catalog owner outside the default namespace is the team `namespace/name` (issue 37).
+    const found = owners.map((owner) =>
+      owner.namespace && owner.namespace !== 'default'
+        ? `${owner.namespace}/${owner.name}`
+        : owner.name,
+    );
     if (cache.size > 10_000) cache.clear();
     cache.set(key, { teams: found, until: Date.now() + TEAMS_TTL_MS });
     return found;

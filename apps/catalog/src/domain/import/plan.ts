@@ -1,3 +1,4 @@
+import { stringifyEntityRef } from '@backstage/catalog-model';
 import { newId, unique, type Ownership } from '@platform/core';
 import type { CatalogDb } from '../../database.js';
 import { replaceDependencies } from '../../repositories/dependencies.js';
@@ -5,15 +6,25 @@ import {
   insertRows,
   TABLE,
   updateRow,
+  writeMemberships,
   type ExistingRow,
   type loadExisting,
 } from '../../repositories/import.js';
+import { keyOf, refLabel } from '../../repositories/named.js';
 import { ownerOwnershipOf, ownershipOf } from '../../repositories/ownership.js';
 import { replaceApis } from '../../repositories/relations.js';
 import type { Desired, Ref, Target } from './mapping.js';
+import {
+  claimedGroups,
+  planMemberships,
+  type Declared,
+  type MembershipPlan,
+} from './memberships.js';
+import { ownerProblems } from './owners.js';
 
 type Existing = Awaited<ReturnType<typeof loadExisting>>;
-type LinkField = 'dependencies' | 'providesApis' | 'consumesApis';
+type LinkField = 'dependencies' | 'providesApis' | 'consumesApis' | 'memberOf';
+const TARGETS = ['owner', 'domain', 'system', 'api', 'service', 'template'] as const;
 
 /** What an import does to one record. */
 export interface Step {
@@ -41,57 +52,103 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-const keyOf = (target: Target, name: string) => `${target}:${name.toLowerCase()}`;
+const keyIn = (target: Target, namespace: string, name: string) =>
+  `${target}:${keyOf(namespace, name)}`;
 const fieldName = (column: string) => column.replace(/_id$/, '');
 
 /**
- * Resolves every reference against the import and the catalog, and compares each record with
- * what is stored: every problem at once (unknown references, wrong kinds, self-dependencies,
- * parent cycles), or the steps.
+ * Resolves every reference against the import and the catalog (namespace and name, any case), and
+ * compares each record with what is stored: every problem at once (unknown references, wrong kinds,
+ * self-dependencies, parent cycles, children claimed twice), or the steps. A group's `children`
+ * set those groups' parent, in the import or already in the catalog; a user's `memberOf` and a
+ * group's `members` are one relation.
  */
 export function planImport(desired: Desired[], existing: Existing) {
   const problems: string[] = [];
   const stored = new Map<string, ExistingRow>();
-  for (const target of ['owner', 'system', 'api', 'service'] as const)
-    for (const row of existing[target]) stored.set(keyOf(target, row.name), row);
-  const imported = new Map(desired.map((d) => [keyOf(d.target, d.name), d]));
+  for (const target of TARGETS)
+    for (const row of existing[target]) stored.set(keyIn(target, row.namespace, row.name), row);
+  const imported = new Map(desired.map((d) => [keyIn(d.target, d.namespace, d.name), d]));
   const ids = new Map<string, string>();
   for (const d of desired) {
-    const key = keyOf(d.target, d.name);
+    const key = keyIn(d.target, d.namespace, d.name);
     ids.set(key, stored.get(key)?.id ?? newId());
   }
-  for (const row of existing.owner)
-    if (!ids.has(keyOf('owner', row.name))) ids.set(keyOf('owner', row.name), row.id);
+  const idOf = (d: Desired) => ids.get(keyIn(d.target, d.namespace, d.name))!;
+  const ownersById = new Map(existing.owner.map((row) => [row.id, row]));
 
   const resolve = (d: Desired, ref: Ref | null | undefined): string | null => {
     if (!ref) return null;
-    const key = keyOf(ref.target, ref.name);
+    const key = keyIn(ref.target, ref.namespace, ref.name);
     const id = ids.get(key) ?? stored.get(key)?.id;
-    const what = ref.target === 'service' ? 'component or resource' : ref.kind;
+    const written = stringifyEntityRef(ref);
     if (!id) {
+      const what = ref.target === 'service' ? 'component or resource' : ref.kind;
       problems.push(
-        `${d.label}: ${ref.field} ${ref.kind}:${ref.name}: no ${what} ${ref.name} in the catalog or the import`,
+        `${d.label}: ${ref.field} ${written}: no ${what} ${refLabel(ref.namespace, ref.name)} in the catalog or the import`,
       );
       return null;
     }
     if (ref.target === 'owner') {
       const kind = imported.get(key)?.ownerKind ?? stored.get(key)?.kind;
-      if (kind !== ref.kind)
-        problems.push(`${d.label}: ${ref.field} ${ref.kind}:${ref.name} is a ${kind}`);
+      if (kind !== ref.kind) problems.push(`${d.label}: ${ref.field} ${written} is a ${kind}`);
     }
     return id;
   };
 
+  // A group's children: their parent is that group (one parent each).
+  const childParent = new Map<string, { id: string; by: Desired }>();
+  // Memberships, whichever side names them, with the side.
+  const declared: Declared[] = [];
+  for (const d of desired) {
+    for (const ref of d.children ?? []) {
+      const child = resolve(d, ref);
+      if (!child) continue;
+      const before = childParent.get(child);
+      if (before && before.id !== idOf(d))
+        problems.push(
+          `${d.label}: ${ref.field} ${stringifyEntityRef(ref)} is also a child of ${before.by.label}`,
+        );
+      else childParent.set(child, { id: idOf(d), by: d });
+    }
+    for (const ref of d.members ?? []) {
+      const member = resolve(d, ref);
+      if (member)
+        declared.push({ group_id: idOf(d), member_id: member, side: 'group', by: d.label });
+    }
+    for (const ref of d.memberOf ?? []) {
+      const group = resolve(d, ref);
+      if (group)
+        declared.push({ group_id: group, member_id: idOf(d), side: 'member', by: d.label });
+    }
+  }
+  const idsOf = (kind: 'user' | 'group') =>
+    new Set(desired.filter((d) => d.ownerKind === kind).map(idOf));
+  const memberships = planMemberships(
+    existing.memberships,
+    declared,
+    idsOf('user'),
+    idsOf('group'),
+  );
+
   const steps: Step[] = desired.map((d) => {
-    const id = ids.get(keyOf(d.target, d.name))!;
+    const id = idOf(d);
     const columns: Record<string, unknown> = { name: d.name, ...d.columns };
     const links: Step['links'] = {};
-    if (d.target === 'owner') columns.parent_id = resolve(d, d.parent);
-    if (d.target === 'system') columns.owner_id = resolve(d, d.owner);
-    if (d.target === 'api' || d.target === 'service') {
-      columns.owner_id = resolve(d, d.owner);
-      columns.system_id = resolve(d, d.system);
+    if (d.target === 'owner') {
+      let parent = resolve(d, d.parent);
+      const named = childParent.get(id);
+      if (named && parent && parent !== named.id)
+        problems.push(
+          `${d.label}: spec.parent ${stringifyEntityRef(d.parent!)}, but ${named.by.label} names it in spec.children`,
+        );
+      parent = parent ?? named?.id ?? null;
+      columns.parent_id = parent;
+      if (d.ownerKind === 'user') links.memberOf = memberships.after(id, 'member');
     }
+    if (d.target !== 'owner') columns.owner_id = resolve(d, d.owner);
+    if (d.target === 'system') columns.domain_id = resolve(d, d.domain);
+    if (d.target === 'api' || d.target === 'service') columns.system_id = resolve(d, d.system);
     if (d.target === 'service') {
       const all = (refs: Ref[] = []) =>
         unique(refs.map((ref) => resolve(d, ref)).filter((x): x is string => !!x));
@@ -100,14 +157,19 @@ export function planImport(desired: Desired[], existing: Existing) {
       links.consumesApis = all(d.consumesApis);
       if (links.dependencies.includes(id)) problems.push(`${d.label}: spec.dependsOn names itself`);
     }
-    const before = stored.get(keyOf(d.target, d.name));
+    const before = stored.get(keyIn(d.target, d.namespace, d.name));
     if (!before) return { desired: d, id, action: 'created', columns, links, changes: [] };
+    const was: Record<string, unknown> = { ...before, memberOf: memberships.before(id, 'member') };
     const changes = [
-      ...Object.keys(columns).filter((c) => canonical(columns[c]) !== canonical(before[c])),
-      ...Object.keys(links).filter(
-        (l) => canonical(links[l as keyof typeof links]) !== canonical(before[l]),
-      ),
+      ...Object.keys(columns).filter((c) => canonical(columns[c]) !== canonical(was[c])),
+      ...Object.keys(links).filter((l) => canonical(links[l as LinkField]) !== canonical(was[l])),
     ].map(fieldName);
+    const members = (when: 'before' | 'after') => memberships[when](id, 'group').join(' ');
+    if (
+      d.ownerKind === 'group' &&
+      (members('before') !== members('after') || memberships.claimed.has(id))
+    )
+      changes.push('members');
     return {
       desired: d,
       id,
@@ -121,53 +183,58 @@ export function planImport(desired: Desired[], existing: Existing) {
           : ownershipOf(before as ExistingRow & { created_by: unknown; team: unknown }),
     };
   });
+  steps.push(...storedChildren(childParent, steps, ownersById));
   problems.push(...ownerProblems(steps, existing.owner));
-  return { problems, steps };
+  // After the parent checks: these steps change no parent.
+  steps.push(...claimedGroups(memberships, steps, ownersById));
+  return { problems, steps, memberships };
 }
 
-/** Parent cycles and groups with children turned into users, in the owners as they would be. */
-function ownerProblems(steps: Step[], owners: ExistingRow[]): string[] {
-  const parent = new Map(owners.map((row) => [row.id, row.parent_id as string | null]));
-  const names = new Map(owners.map((row) => [row.id, row.name]));
-  const owned = steps.filter((step) => step.desired.target === 'owner');
-  for (const step of owned) {
-    parent.set(step.id, step.columns.parent_id as string | null);
-    names.set(step.id, step.desired.name);
+/** Groups already in the catalog that a group of the import names in `children`: their parent. */
+function storedChildren(
+  childParent: Map<string, { id: string; by: Desired }>,
+  steps: Step[],
+  owners: Map<string, ExistingRow>,
+): Step[] {
+  const planned = new Set(steps.map((step) => step.id));
+  const more: Step[] = [];
+  for (const [child, { id: parent, by }] of childParent) {
+    const row = owners.get(child);
+    if (planned.has(child) || !row || row.parent_id === parent) continue;
+    const label = `Group ${refLabel(row.namespace, row.name)} (in ${by.label} spec.children)`;
+    more.push({
+      desired: {
+        kind: 'group',
+        target: 'owner',
+        namespace: row.namespace,
+        name: row.name,
+        label,
+        columns: {},
+        ownerKind: 'group',
+      },
+      id: child,
+      action: 'updated',
+      columns: { parent_id: parent },
+      links: {},
+      changes: ['parent'],
+      ownership: ownerOwnershipOf(row as ExistingRow & { created_by: unknown; members: unknown }),
+    });
   }
-  const problems: string[] = [];
-  for (const step of owned) {
-    const chain = [step.id];
-    for (let at = parent.get(step.id); at; at = parent.get(at)) {
-      chain.push(at);
-      if (at === step.id) {
-        problems.push(
-          `${step.desired.label}: spec.parent would make a cycle: ${chain.map((id) => names.get(id)).join(' -> ')}`,
-        );
-        break;
-      }
-      if (chain.length > owners.length + owned.length) break;
-    }
-    if (step.desired.ownerKind === 'user') {
-      const children = [...parent].filter(([, p]) => p === step.id).map(([id]) => names.get(id));
-      if (children.length > 0)
-        problems.push(
-          `${step.desired.label}: a user cannot have child groups: ${children.join(', ')}`,
-        );
-    }
-  }
-  return problems;
+  return more;
 }
 
 /**
- * Writes the steps, in the caller's transaction: owners, systems, APIs, services, then links.
- * The records it creates get `owned` (the importer, its key's team); an owner no team.
+ * Writes the steps, in the caller's transaction: owners, domains, systems, APIs, services,
+ * templates, then links and memberships. The records it creates get `owned` (the importer, its
+ * key's team); an owner no team.
  */
 export async function applyImport(
   db: CatalogDb,
-  steps: Step[],
+  plan: { steps: Step[]; memberships: MembershipPlan },
   owned: { created_by: string | null; team: string | null },
 ) {
-  for (const target of ['owner', 'system', 'api', 'service'] as const) {
+  const { steps } = plan;
+  for (const target of TARGETS) {
     const mine = steps.filter(
       (step) => step.desired.target === target && step.action !== 'unchanged',
     );
@@ -195,4 +262,5 @@ export async function applyImport(
     if (!fresh || providesApis!.length) await replaceApis(db, step.id, 'provides', providesApis!);
     if (!fresh || consumesApis!.length) await replaceApis(db, step.id, 'consumes', consumesApis!);
   }
+  await writeMemberships(db, plan.memberships);
 }
