@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { declareVariables, Var, type Env } from '@platform/core';
 import { bindingsOf } from './domain/providers/bindings.js';
 
@@ -38,6 +39,36 @@ const VARIABLES = declareVariables({
     description:
       "Certificates trusted for SMTP over TLS besides the public ones (an internal mail server's own CA); certificates are always checked",
   }),
+  COMMUNICATION_SCHEDULE_MS: Var.int({
+    default: 1000,
+    min: 10,
+    max: 60_000,
+    unit: 'ms',
+    description:
+      'How often delayed sends that are due and digests whose window ended are handed to delivery (one durable periodic job for all instances): their precision',
+  }),
+  COMMUNICATION_REQUIRED_CATEGORIES: Var.list({
+    default: ['security'],
+    accepts: 'category names, comma-separated',
+    description:
+      'Categories of messages nobody can opt out of (a preference turning one off is a 400); their mails carry no unsubscribe link',
+  }),
+  COMMUNICATION_UNSUBSCRIBE_SECRET: Var.string({
+    accepts: 'at least 32 characters',
+    check: (v) => (v.length < 32 ? 'must be at least 32 characters long' : undefined),
+    description:
+      'Signs the one-click unsubscribe links of mails (HMAC-SHA256; the links never expire: change it to void them all). Unset: derived from SESSION_SECRET; neither set: mails carry no List-Unsubscribe header',
+  }),
+  COMMUNICATION_PUBLIC_URL: Var.url({
+    description:
+      "The platform's address as recipients reach it (https://platform.example.com): unsubscribe links start with it. Unset: mails carry no List-Unsubscribe header",
+  }),
+  COMMUNICATION_EVENTS_SECRET: Var.string({
+    accepts: 'at least 16 characters',
+    check: (v) => (v.length < 16 ? 'must be at least 16 characters long' : undefined),
+    description:
+      'The secret of the provider-events webhook (POST /api/v1/communication/provider-events: bounces, complaints): X-Platform-Signature is sha256=HMAC(secret, "<X-Platform-Timestamp>.<body>"). Unset: the webhook answers 503',
+  }),
   // One family, CHANNEL_X and CHANNEL_X_DESTINATION: both read by enumerating the environment.
   'CHANNEL_*': Var.string({
     description:
@@ -60,11 +91,25 @@ export function communicationConfig(env: Env) {
     allowPrivateTargets: values.COMMUNICATION_ALLOW_PRIVATE_TARGETS,
     /** Extra CA certificates (PEM) for SMTP TLS, added to Node's public ones. */
     smtpCa: values.COMMUNICATION_SMTP_CA,
+    scheduleMs: values.COMMUNICATION_SCHEDULE_MS,
+    requiredCategories: values.COMMUNICATION_REQUIRED_CATEGORIES,
+    /** The HMAC key of unsubscribe links, or undefined when links cannot be made. */
+    unsubscribeKey: unsubscribeKey(values.COMMUNICATION_UNSUBSCRIBE_SECRET, env.SESSION_SECRET),
+    publicUrl: values.COMMUNICATION_PUBLIC_URL?.replace(/\/+$/, ''),
+    eventsSecret: values.COMMUNICATION_EVENTS_SECRET,
     /** The CHANNEL_* variables, the only ones an `env:` reference of a channel config resolves. */
     channelEnv: channelEnv as Readonly<Record<string, string>>,
     /** CHANNEL_X_DESTINATION, by CHANNEL_X: where each variable's secret may be sent. */
     channelBindings: bindingsOf(channelEnv),
   };
+}
+
+/** The variable, or a key derived from SESSION_SECRET (never the session secret itself). */
+function unsubscribeKey(secret: string | undefined, session: string | undefined) {
+  if (secret) return secret;
+  if (session && session.length >= 32)
+    return createHmac('sha256', session).update('communication-unsubscribe').digest('hex');
+  return undefined;
 }
 
 export type CommunicationConfig = ReturnType<typeof communicationConfig>;

@@ -10,7 +10,12 @@ import { migrations } from './migrations/index.js';
 import { channelRoutes } from './routes/channels.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { registrationRoutes } from './routes/registrations.js';
+import { eventRoutes } from './routes/events.js';
+import { inboxRoutes } from './routes/inbox.js';
+import { preferenceRoutes } from './routes/preferences.js';
 import { sendRoutes } from './routes/send.js';
+import { templateRoutes } from './routes/templates.js';
+import { sweep } from './domain/schedule.js';
 import { communicationState, type CommunicationState } from './domain/state.js';
 
 export {
@@ -33,7 +38,19 @@ export const communication = defineService<
   variables: COMMUNICATION_VARIABLES,
   config: communicationConfig,
   setup: communicationState,
-  routes: [channelRoutes, registrationRoutes, sendRoutes, deliveryRoutes],
+  jobs: (ctx) => [
+    { name: 'communication-schedule', intervalMs: ctx.config.scheduleMs, task: () => sweep(ctx) },
+  ],
+  routes: [
+    channelRoutes,
+    registrationRoutes,
+    templateRoutes,
+    sendRoutes,
+    deliveryRoutes,
+    preferenceRoutes,
+    inboxRoutes,
+    eventRoutes,
+  ],
 });
 
 export default communication;

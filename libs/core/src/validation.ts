@@ -171,3 +171,55 @@ export function validatorCompiler({
         : textAjv.compile(schema as object),
   );
 }
+
+/**
+ * A validator of data against a JSON Schema that a user declared (a template's variables): the
+ * first error in one sentence naming the field (`name is required`), or undefined when it fits.
+ * Throws when the schema itself is not valid, or uses what a user may not: regular expressions
+ * (`pattern`, `patternProperties`, `format: "regex"`: one crafted pattern can take exponential
+ * time) or a `$ref` to another document (only `#/...`). Each schema is compiled in an Ajv of its
+ * own, dropped with the validator: `$id`s never meet, and nothing is cached here (callers bound
+ * their own cache). Strict types, no defaults filled in, no coercion.
+ */
+export function dataValidator(schema: object): (data: unknown) => string | undefined {
+  refuseUnsafe(schema, 'schema');
+  const validate = addFormats(
+    new Ajv({ verbose: true, strict: false, coerceTypes: false }),
+  ).compile(schema);
+  return (data) =>
+    validate(data)
+      ? undefined
+      : describe((validate.errors ?? [])[0] as unknown as AjvError, 'body');
+}
+
+/** Keywords whose value maps names (not keywords) to schemas or lists. */
+const NAME_MAPS = new Set([
+  'properties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
+
+/** Throws naming the path of the first regular expression or outside `$ref` in a schema. */
+function refuseUnsafe(value: unknown, path: string, names = false): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => refuseUnsafe(item, `${path}[${i}]`));
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = `${path}.${key}`;
+    if (!names) {
+      if (key === 'pattern' || key === 'patternProperties')
+        throw new Error(
+          `${at}: ${key} is not allowed (a regular expression can take exponential time); check the value in the template instead`,
+        );
+      if (key === 'format' && inner === 'regex')
+        throw new Error(`${at}: format "regex" is not allowed (regular expressions)`);
+      if (key === '$ref' && (typeof inner !== 'string' || !inner.startsWith('#')))
+        throw new Error(`${at}: only a $ref inside the schema (#/...) is allowed`);
+    }
+    refuseUnsafe(inner, at, !names && NAME_MAPS.has(key));
+  }
+}

@@ -4,6 +4,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { useCan, useMe, type OperationRef } from './access';
 import { api, errorMessage, PlatformError } from './api';
 import { ErrorBanner } from './feedback';
+import { InboxBell } from './inbox';
 import { SERVICES } from './services';
 import { FilterSelect } from './table';
 
@@ -166,6 +167,7 @@ export function Shell({
         </nav>
         <div className="ui-topbar-end">
           <ThemeToggle />
+          {services.some((s) => s.name === 'communication') && <InboxBell />}
           <UserMenu />
         </div>
       </header>

@@ -1,12 +1,22 @@
+import { EventEmitter } from 'node:events';
 import type { JobType, ServiceContext, ServiceRoutes } from '@platform/core';
 import type { CommunicationConfig } from '../config.js';
 import type { CommunicationDatabase } from '../database.js';
-import { deliveryJob, type DeliveryPayload } from './deliver.js';
+import { deliveryJob, ledgerJob, type DeliveryPayload, type LedgerEvent } from './deliver.js';
+import { TemplateEngine } from './templates/render.js';
 
 /** What one mounted instance keeps for its routes and jobs. */
 export interface CommunicationState {
   /** The durable job that sends a delivery (see deliveryJob). */
   deliveries: JobType<DeliveryPayload, never, CommunicationDatabase>;
+  /** The same for a delivery with a route of several channels (room for each one's attempts). */
+  routedDeliveries: JobType<DeliveryPayload, never, CommunicationDatabase>;
+  /** Events appended to the ledger (communication.delivery.failed), durably. */
+  ledger: JobType<LedgerEvent, never, CommunicationDatabase>;
+  /** Renders and validates templates (Liquid engines, compiled data schemas). */
+  templates: TemplateEngine;
+  /** Emits `message` with a recipient when this instance filled their inbox (wakes streams). */
+  inbox: EventEmitter;
 }
 
 export type CommunicationContext = ServiceContext<
@@ -22,6 +32,18 @@ export type CommunicationRoutes = ServiceRoutes<
 >;
 
 /** The definition's `setup`: run once per mounted instance. */
-export const communicationState = (
+export function communicationState(
   ctx: ServiceContext<CommunicationDatabase, CommunicationConfig>,
-): CommunicationState => ({ deliveries: ctx.jobs.define(deliveryJob(ctx)) });
+): CommunicationState {
+  const inbox = new EventEmitter();
+  inbox.setMaxListeners(0);
+  const ledger = ctx.jobs.define(ledgerJob(ctx));
+  const deps = { ...ctx, ledger, inbox };
+  return {
+    deliveries: ctx.jobs.define(deliveryJob(deps, false)),
+    routedDeliveries: ctx.jobs.define(deliveryJob(deps, true)),
+    ledger,
+    templates: new TemplateEngine(),
+    inbox,
+  };
+}

@@ -1,5 +1,7 @@
 import { jsonb, sql } from '@platform/db';
 import type {
+  RouteStep,
+  SlackForm,
   AttemptOutcome,
   AttemptRow,
   CommunicationDb,
@@ -22,12 +24,29 @@ export interface NewDelivery {
   idempotency_key: string | null;
   request_hash: string | null;
   request_id: string | null;
+  recipient?: string | null;
+  category?: string | null;
+  template_id?: string | null;
+  template_version?: number | null;
+  locale?: string | null;
+  slack?: SlackForm | null;
+  route?: RouteStep[] | null;
+  send_at?: Date | null;
+  scheduled?: boolean;
+  status?: 'skipped';
+  error?: string;
 }
 
 export function insertDelivery(db: CommunicationDb, delivery: NewDelivery): Promise<DeliveryRow> {
+  const { slack, route } = delivery;
   return db
     .insertInto('deliveries')
-    .values({ ...delivery, metadata: jsonb(delivery.metadata) })
+    .values({
+      ...delivery,
+      metadata: jsonb(delivery.metadata),
+      slack: slack ? jsonb(slack) : null,
+      route: route ? jsonb(route) : null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -97,6 +116,8 @@ export interface AttemptRecord {
   outcome: AttemptOutcome;
   error: string | null;
   durationMs: number | null;
+  /** The channel tried. */
+  channelId?: string;
   /** Set with outcome `sent`: the delivery is sent with this provider message id. */
   providerMessageId?: string;
 }
@@ -118,6 +139,7 @@ export async function recordAttempt(
       outcome: attempt.outcome,
       error: attempt.error,
       duration_ms: attempt.durationMs,
+      channel_id: attempt.channelId ?? null,
     })
     .onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing())
     .execute();
@@ -159,4 +181,119 @@ export async function failDelivery(db: CommunicationDb, deliveryId: string, erro
     .where('id', '=', deliveryId)
     .where('status', '=', 'accepted')
     .execute();
+}
+
+/** Delayed deliveries now due, not yet handed to the delivery job. */
+export function dueScheduled(db: CommunicationDb, limit: number): Promise<DeliveryRow[]> {
+  return db
+    .selectFrom('deliveries')
+    .selectAll()
+    .where('scheduled', '=', true)
+    .where('send_at', '<=', sql<Date>`now()`)
+    .orderBy('send_at')
+    .limit(limit)
+    .execute();
+}
+
+/** A delayed delivery no longer to be sent (opted out since): `skipped` with the reason. */
+export async function skipScheduled(
+  db: CommunicationDb,
+  id: string,
+  error: string,
+  route: RouteStep[] | null,
+) {
+  const row = await db
+    .updateTable('deliveries')
+    .set({
+      status: 'skipped',
+      error,
+      scheduled: false,
+      ...(route ? { route: jsonb(route) } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .where('scheduled', '=', true)
+    .where('status', '=', 'accepted')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Hands a delayed delivery over (in the job's transaction): false when another did first. */
+export async function unschedule(db: CommunicationDb, id: string) {
+  const row = await db
+    .updateTable('deliveries')
+    .set({ scheduled: false, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('scheduled', '=', true)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The fallback: the delivery moves to the route's next channel, still accepted. */
+export async function moveToChannel(
+  db: CommunicationDb,
+  id: string,
+  step: RouteStep,
+  route?: RouteStep[],
+) {
+  await db
+    .updateTable('deliveries')
+    .set({
+      channel_id: step.channelId,
+      provider: step.provider,
+      target: step.target,
+      ...(route ? { route: jsonb(route) } : {}),
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'accepted')
+    .execute();
+}
+
+/**
+ * A digest's delivery, its message rendered at the flush with every item: the content and status
+ * replaced (`accepted`, or `skipped` when every channel is opted out now; the delivery stored at
+ * the digest's first send may be either). One that ended otherwise is answered unchanged.
+ */
+export async function replaceDelivery(
+  db: CommunicationDb,
+  delivery: NewDelivery,
+): Promise<DeliveryRow> {
+  const { slack, route } = delivery;
+  return db
+    .updateTable('deliveries')
+    .set({
+      channel_id: delivery.channel_id,
+      provider: delivery.provider,
+      target: delivery.target,
+      subject: delivery.subject,
+      text: delivery.text,
+      html: delivery.html,
+      metadata: jsonb(delivery.metadata),
+      live: delivery.live,
+      recipient: delivery.recipient,
+      category: delivery.category,
+      template_version: delivery.template_version,
+      locale: delivery.locale,
+      slack: slack ? jsonb(slack) : null,
+      route: route ? jsonb(route) : null,
+      status: delivery.status ?? 'accepted',
+      error: delivery.error ?? null,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', delivery.id)
+    .where('status', 'in', ['accepted', 'skipped'])
+    .returningAll()
+    .executeTakeFirst()
+    .then(
+      (row) =>
+        row ??
+        db
+          .selectFrom('deliveries')
+          .selectAll()
+          .where('id', '=', delivery.id)
+          .executeTakeFirstOrThrow(),
+    );
 }

@@ -70,6 +70,7 @@ export const deliveryRoutes: CommunicationRoutes = async (app, { db, platform })
         ...toDelivery(row),
         text: row.text,
         html: row.html,
+        slack: row.slack,
         attempts: attempts.map(toAttempt),
       });
     },

@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto';
-import {
-  ApiError,
-  badRequest,
-  conflict,
-  findByIdOrName,
-  newId,
-  ok,
-  responses,
-  type Access,
-} from '@platform/core';
+import { badRequest, conflict, ok, responses, type Access } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
 import { appOwners } from '../domain/app-owners.js';
 import type { DeliveryRow } from '../database.js';
-import { isLive } from '../domain/providers/index.js';
-import { checkTarget } from '../domain/providers/targets.js';
+import { compose } from '../domain/compose.js';
+import { deliveryOf, submit } from '../domain/schedule.js';
 import type { CommunicationRoutes } from '../domain/state.js';
-import { deliveryByKey, insertDelivery } from '../repositories/deliveries.js';
-import { registrationOf } from '../repositories/registrations.js';
+import { deliveryByKey, findDelivery } from '../repositories/deliveries.js';
+import { addToDigest } from '../repositories/digests.js';
 import { SendResultSchema, SendSchema, toDelivery, type SendInput } from '../schemas/deliveries.js';
 import { AppParams } from '../schemas/registrations.js';
 
@@ -45,8 +36,8 @@ function idempotencyKey(header: string | string[] | undefined): string | null {
 }
 
 export const sendRoutes: CommunicationRoutes = async (app, ctx) => {
-  const { db } = ctx;
-  const { deliveries } = ctx.state;
+  const { db, config } = ctx;
+  const { templates } = ctx.state;
   /** Sending in an app's name: its owners (members), admins and the platform's services. */
   const SEND: Access = {
     resource: 'communication.delivery',
@@ -72,7 +63,7 @@ export const sendRoutes: CommunicationRoutes = async (app, ctx) => {
         operationId: 'send',
         summary: 'Send a message through a channel the app is registered on',
         description:
-          "Answers 202 at once with the delivery `accepted`; it moves to `sent` or `failed` (GET /apps/:appId/deliveries/:id). Needs the app's enabled registration on an active channel (404 or 400 naming which is missing or off). `to` overrides the registration's target; `subject` is required for smtp. An `Idempotency-Key` header makes a repeat answer the first delivery (202, header idempotent-replayed: true), or 409 when the request differs.",
+          "Answers 202 at once with the delivery `accepted`; it moves to `sent` or `failed` (GET /apps/:appId/deliveries/:id). Needs the app's enabled registration on an active channel (404 or 400 naming which is missing or off). `to` overrides the registration's target; `subject` is required for smtp. A body (`text`, `subject`, `html`) or a `template` with its `data` (checked against the template's schema: 400 naming the field) and `locale`. `channels` names several in order: when one fails after its retries, or the recipient opted out of the `category` there, the next is tried. Every channel opted out of: the delivery is `skipped`; every address suppressed (bounces): 400. `sendAt` delays it; a template with a digest form collects sends per recipient (answer: `delivery` null and the `digest`). An `Idempotency-Key` header makes a repeat answer the first delivery (202, header idempotent-replayed: true), or 409 when the request differs (digested sends are not deduplicated).",
         params: AppParams,
         body: SendSchema,
         response: responses({ 202: SendResultSchema }),
@@ -90,58 +81,54 @@ export const sendRoutes: CommunicationRoutes = async (app, ctx) => {
         if (first) return replay(first);
       }
 
-      const channel = await findByIdOrName(db, 'channels', body.channelId, 'Channel');
-      if (channel.status !== 'active')
-        throw badRequest(
-          `Channel ${channel.name} is disabled: set its status to active to send through it`,
+      const sendAt = body.sendAt === undefined ? undefined : new Date(body.sendAt);
+      const composed = await compose({ db, config, engine: templates }, appId, body);
+      const digest = composed.template?.content.digest;
+      if (digest && sendAt === undefined) {
+        // Collected: one message per recipient and window, through the digest form, as the
+        // delivery the digest's first send stored (every send of it answers that one).
+        const { data, template: _template, ...send } = body;
+        const joined = await addToDigest(
+          db,
+          {
+            appId,
+            templateId: composed.template!.id,
+            recipient: composed.recipient ?? composed.steps[0].target,
+          },
+          send,
+          data ?? {},
+          digest.windowSeconds,
+          deliveryOf(composed, appId, {
+            metadata: body.metadata ?? {},
+            idempotency_key: null,
+            request_hash: null,
+            request_id: request.id,
+          }),
         );
-      const registration = await registrationOf(db, appId, channel.id);
-      if (!registration)
-        throw new ApiError(
-          'NOT_FOUND',
-          `Registration not found: app ${appId} is not registered on channel ${channel.name}`,
+        const record = (await findDelivery(db, joined.deliveryId))!;
+        return reply.code(202).send(
+          ok({
+            delivery: toDelivery(record),
+            digest: { id: joined.id, flushAt: joined.flushAt.toISOString(), items: joined.items },
+            provider: record.provider,
+            live: record.live,
+          }),
         );
-      if (!registration.enabled)
-        throw badRequest(
-          `Registration ${registration.id} of app ${appId} on channel ${channel.name} is disabled`,
-        );
-      const target = (body.to ?? registration.target).trim();
-      if (channel.provider === 'smtp') {
-        if (target === '')
-          throw badRequest(
-            `to is required: the registration of app ${appId} on channel ${channel.name} has no target`,
-          );
-        if (body.subject === undefined) throw badRequest('subject is required for an smtp channel');
       }
-      checkTarget(
-        channel.provider,
-        target,
-        body.to === undefined ? 'the registration target' : 'to',
-      );
-
-      const delivery = {
-        id: newId(8, 'dl_'),
-        app_id: appId,
-        channel_id: channel.id,
-        provider: channel.provider,
-        target,
-        subject: body.subject ?? null,
-        text: body.text,
-        html: body.html ?? null,
+      if (composed.steps.every((s) => s.skipped?.includes(' is suppressed ')))
+        throw badRequest(`Not sent: ${composed.steps.map((s) => s.skipped).join('; ')}`);
+      const delivery = deliveryOf(composed, appId, {
         metadata: body.metadata ?? {},
-        live: isLive(channel.provider),
         idempotency_key: key,
         request_hash: hash,
         request_id: request.id,
-      };
+        sendAt,
+      });
       let record: DeliveryRow;
       try {
         // Sent at once while this instance has a free run; queued for the next one otherwise,
-        // so that a burst of sends never opens a connection each.
-        ({ record } = await deliveries.start(
-          { deliveryId: delivery.id },
-          { record: (trx) => insertDelivery(trx, delivery), mayQueue: true },
-        ));
+        // so that a burst of sends never opens a connection each; delayed ones wait, stored.
+        record = await submit(ctx, delivery);
       } catch (error) {
         // The same key sent concurrently: the other request stored its delivery first.
         const first =
@@ -151,9 +138,7 @@ export const sendRoutes: CommunicationRoutes = async (app, ctx) => {
       }
       return reply
         .code(202)
-        .send(
-          ok({ delivery: toDelivery(record), provider: channel.provider, live: delivery.live }),
-        );
+        .send(ok({ delivery: toDelivery(record), provider: record.provider, live: record.live }));
     },
   );
 };

@@ -9,7 +9,7 @@ const Description = Type.String({
 });
 
 const CONFIG_DESCRIPTION =
-  'Per provider: smtp {host, port, secure, user, pass, from}; slack {webhookUrl}; webhook {url, secret}; log {}. ' +
+  "Per provider: smtp {host, port, secure, user, pass, from}; slack {webhookUrl}; webhook {url, secret}; log {}; inbox {} (the platform's in-app inbox: the target is the recipient). " +
   'The secrets (smtp pass, slack webhookUrl, webhook secret) may be env:CHANNEL_<NAME>, resolved when sending, ' +
   "when CHANNEL_<NAME>_DESTINATION binds the variable to the channel's host or URL origin; " +
   'written literally they are stored encrypted and answered as "********". No other value may be an env: reference.';
@@ -46,7 +46,7 @@ export const toChannel = (row: ChannelRow): Channel => ({
 
 export const ChannelInputSchema = Type.Object({
   name: Name('channel name'),
-  provider: Type.Enum([...PROVIDERS], { description: 'smtp, slack, webhook or log' }),
+  provider: Type.Enum([...PROVIDERS], { description: 'smtp, slack, webhook, log or inbox' }),
   description: Type.Optional(Nullable(Description)),
   config: Type.Optional(ConfigSchema),
 });

@@ -11,7 +11,7 @@ import {
 export type Channel = DataOf<'communication.getChannel'>;
 export type Provider = Channel['provider'];
 
-export const PROVIDERS: readonly Provider[] = ['smtp', 'slack', 'webhook', 'log'];
+export const PROVIDERS: readonly Provider[] = ['smtp', 'slack', 'webhook', 'log', 'inbox'];
 
 /** A config key of a provider, as the form shows it. `secret`: an env: reference or masked. */
 export interface ConfigField {
@@ -52,6 +52,7 @@ export const CONFIG_FIELDS: Record<Provider, readonly ConfigField[]> = {
     },
   ],
   log: [],
+  inbox: [],
 };
 
 const labelOf = (provider: Provider, key: string) =>

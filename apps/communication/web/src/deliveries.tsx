@@ -63,7 +63,11 @@ function Deliveries({ appId }: { appId: string }) {
         }
         filters={[
           { name: 'channelId', label: 'Channel' },
-          { name: 'status', label: 'Status', options: ['accepted', 'sent', 'failed'] },
+          {
+            name: 'status',
+            label: 'Status',
+            options: ['accepted', 'sent', 'failed', 'skipped', 'bounced', 'complained'],
+          },
         ]}
         rowKey={(d) => d.id}
         href={(d) => appPath(appId, `/deliveries/${d.id}`)}

@@ -4,6 +4,7 @@ import { ChannelFormPage } from './channel-form';
 import { channels } from './channels';
 import './communication.css';
 import { DeliveriesPage, DeliveryPage } from './deliveries';
+import { InboxPage } from './inbox';
 import { RegistrationEditPage } from './registrations';
 import { SendPage } from './send';
 
@@ -13,6 +14,7 @@ mountApp({
   nav: [
     { to: '/channels', label: 'Channels' },
     { to: '/apps', label: 'Apps' },
+    { to: '/inbox', label: 'Inbox' },
   ],
   children: (
     <Routes>
@@ -27,6 +29,7 @@ mountApp({
       <Route path="apps/:appId/send" element={<SendPage />} />
       <Route path="apps/:appId/deliveries" element={<DeliveriesPage />} />
       <Route path="apps/:appId/deliveries/:id" element={<DeliveryPage />} />
+      <Route path="inbox" element={<InboxPage />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   ),

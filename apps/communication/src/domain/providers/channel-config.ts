@@ -43,6 +43,7 @@ export const CONFIG_FIELDS: Record<Provider, Record<string, Field>> = {
     secret: { kind: 'text', required: true, secret: true, minLength: 16 },
   },
   log: {},
+  inbox: {},
 };
 
 /** Where a stored secret goes: changing one of these needs the secret given again. */
@@ -51,6 +52,7 @@ const DESTINATION_FIELDS: Record<Provider, string[]> = {
   slack: [],
   webhook: ['url'],
   log: [],
+  inbox: [],
 };
 
 const secretKeys = (provider: Provider) =>

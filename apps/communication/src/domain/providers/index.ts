@@ -10,6 +10,8 @@ export const SENDERS: Record<Provider, Send> = {
   slack: sendSlack,
   webhook: sendWebhook,
   log: sendLog,
+  // Written by the delivery job itself (domain/inbox.ts): it needs the database.
+  inbox: sendLog,
 };
 
 /** Whether a real provider carries the channel's messages (false for `log`). */

@@ -1,3 +1,4 @@
+import type { SlackForm } from '../../database.js';
 import type { ConfigValue } from './channel-config.js';
 
 /** One message as a provider carries it. */
@@ -13,6 +14,10 @@ export interface Message {
   createdAt: string;
   /** The x-request-id of the send, passed on to HTTP providers. */
   requestId: string | null;
+  /** The template's Slack form, rendered (text and blocks). */
+  slack?: SlackForm | null;
+  /** A mail's one-click unsubscribe link (List-Unsubscribe, RFC 8058), when it has one. */
+  unsubscribeUrl?: string;
 }
 
 export interface Attempt {

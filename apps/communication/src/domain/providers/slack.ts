@@ -10,10 +10,15 @@ export const sendSlack: Send = async (
   message,
   { config, timeoutMs, signal, allowPrivateTargets },
 ) => {
-  const text = message.subject ? `*${message.subject}*\n${message.text}` : message.text;
+  const plain = message.subject ? `*${message.subject}*\n${message.text}` : message.text;
+  // A template's Slack form: its text (the plain one when it has none) and its blocks.
+  const form = message.slack;
+  const body = form
+    ? { text: form.text || plain, ...(form.blocks ? { blocks: form.blocks } : {}) }
+    : { text: plain };
   const headers: Record<string, string> = {};
   if (message.requestId) headers['x-request-id'] = message.requestId;
-  await postJson(String(config.webhookUrl), JSON.stringify({ text }), headers, {
+  await postJson(String(config.webhookUrl), JSON.stringify(body), headers, {
     timeoutMs,
     signal,
     allowPrivate: allowPrivateTargets,

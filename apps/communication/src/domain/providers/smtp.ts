@@ -45,7 +45,14 @@ export const sendSmtp: Send = async (
       subject: message.subject ?? '',
       text: message.text,
       ...(message.html === null ? {} : { html: message.html }),
-      headers: { 'X-Platform-Delivery': message.deliveryId },
+      headers: {
+        'X-Platform-Delivery': message.deliveryId,
+        // RFC 8058: a POST to the List-Unsubscribe URL unsubscribes at once.
+        ...(message.unsubscribeUrl
+          ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+          : {}),
+      },
+      ...(message.unsubscribeUrl ? { list: { unsubscribe: message.unsubscribeUrl } } : {}),
       signal: AbortSignal.any([signal, timeout]),
     });
     return info.messageId;
