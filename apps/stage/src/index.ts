@@ -20,7 +20,11 @@ import { sessionRoutes } from './routes/sessions.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { spreadsheetRoutes } from './routes/spreadsheets.js';
 import { studioRoutes } from './routes/studio.js';
+import { runControlRoutes } from './routes/runs.js';
+import { triggerRoutes } from './routes/triggers.js';
 import { runHistoryRoutes, runRoutes } from './routes/workflows.js';
+import { wakeDue } from './domain/workflows/durable.js';
+import { fireSchedules } from './domain/workflows/triggers-run.js';
 
 export { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
 
@@ -50,6 +54,8 @@ export const stage = defineService<StageDatabase, StageConfig, StageState>({
     appRoutes,
     functionRoutes,
     runHistoryRoutes,
+    runControlRoutes,
+    triggerRoutes,
     spreadsheetRoutes,
     logRoutes,
     secretRoutes,
@@ -66,12 +72,24 @@ export const stage = defineService<StageDatabase, StageConfig, StageState>({
     // Not all of /stage: /stage/ is the sandbox's web UI.
     { prefix: '/stage/:appSid/api', routes: [backendRoutes] },
   ],
-  jobs: ({ db, config }) => [
+  jobs: (ctx) => [
+    {
+      // Runs whose sleep or wait is over and whose wake-up job was lost (domain/workflows).
+      name: 'workflow-wake',
+      intervalMs: ctx.config.workflows.wakeMs,
+      task: () => wakeDue(ctx, ctx.state.workflows),
+    },
+    {
+      // The schedule triggers of the apps' workflows: each tick fires once (domain/workflows).
+      name: 'workflow-schedules',
+      intervalMs: ctx.config.workflows.scheduleTickMs,
+      task: () => fireSchedules(ctx, ctx.state.workflows, ctx.config.workflows.scheduleTickMs),
+    },
     {
       name: 'reclaim-sessions',
-      intervalMs: config.retentionDays > 0 ? 60 * 60 * 1000 : 0,
+      intervalMs: ctx.config.retentionDays > 0 ? 60 * 60 * 1000 : 0,
       task: async () => ({
-        reclaimed: await reclaimSessions(db, new Date(Date.now() - config.retentionDays * DAY_MS)),
+        reclaimed: await reclaimSessions(ctx.db, new Date(Date.now() - ctx.config.retentionDays * DAY_MS)), // prettier-ignore
       }),
     },
   ],

@@ -1,8 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, delegatedToken } from '@platform/core';
+import { opsConfig } from '../src/config/ops';
 import { workflowConfig } from '../src/config/workflows';
+import { Outbound } from '../src/domain/backends/outbound';
+import { httpRequest } from '../src/domain/workflows/blocks-more';
 import { parseWorkflow } from '../src/domain/workflows/definition';
+import { evaluate } from '../src/domain/workflows/expressions';
 import { RenderBudget } from '../src/domain/workflows/limits';
 import { googleSheets } from '../src/domain/workflows/sheets-google';
 import { render } from '../src/domain/workflows/template';
@@ -129,5 +133,50 @@ describe('delegatedToken (libs/core, shared with git)', () => {
       'SERVICE_UNAVAILABLE',
       "The identity service cannot be reached for ada@x.com's Google token: ECONNREFUSED",
     ]);
+  });
+});
+
+describe('expressions (JSONata)', () => {
+  it('reach no JavaScript: process, require, constructors and prototypes are nothing', async () => {
+    const scope = { input: { n: 1 } };
+    for (const source of ['process', 'require', '$process', 'input.constructor', 'input.__proto__', '"a".constructor', '$string.constructor', '$$.constructor.constructor'])
+      expect(await evaluate(source, scope, 'x')).toBeNull(); // prettier-ignore
+    await expect(evaluate('$require("fs")', scope, 'x')).rejects.toThrow(/failed: .*(T1006|not a function|undefined)/i); // prettier-ignore
+  });
+
+  it('stop a catastrophic expression at the time bound, $eval included', async () => {
+    const started = Date.now();
+    const nested = '$map([1..100000], function($x){ $map([1..100000], function($y){$y}) })';
+    await expect(evaluate(nested, {}, 'x')).rejects.toThrow(/failed: .*D1012/);
+    await expect(evaluate(`$eval(${JSON.stringify(nested)})`, {}, 'x')).rejects.toThrow(/failed: .*(D1012|D3121)/); // prettier-ignore
+    // A range larger than the sequence bound is never made.
+    await expect(evaluate('[1..10000000]', {}, 'x')).rejects.toThrow(/failed: .*D2015/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('http.request', () => {
+  const server = createServer((_req, res) => res.end('inside'));
+  let url: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('refuses a loopback target without STAGE_BACKEND_FETCH_ALLOW, and reaches it with it', async () => {
+    const outbounds: Outbound[] = [];
+    const env = (allow: string) => {
+      outbounds.push(new Outbound(opsConfig({ STAGE_BACKEND_FETCH_ALLOW: allow })));
+      return { engine: { outbound: outbounds.at(-1) } } as never;
+    };
+    try {
+      const refused = await httpRequest(env(''), { url }).catch((error: ApiError) => error);
+      expect(refused).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/127\.0\.0\.1 is a loopback, private/) }); // prettier-ignore
+      const allowed = await httpRequest(env(new URL(url).host), { url });
+      expect(allowed).toMatchObject({ status: 200, body: 'inside' });
+    } finally {
+      await Promise.all(outbounds.map((outbound) => outbound.close()));
+    }
   });
 });

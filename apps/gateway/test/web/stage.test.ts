@@ -167,6 +167,33 @@ describe('the sandbox UI', () => {
       .waitFor();
   });
 
+  it('follows a waiting run live, and approves it from its page', async () => {
+    const { app } = await seedApp('approvals', {
+      ship: {
+        steps: [
+          { waitFor: { approval: { message: 'Ship it?' }, timeout: '1h' }, as: 'ok' },
+          { respond: { decided: '{{ steps.ok.status }}' } },
+        ],
+      },
+    });
+    const started = (await web.client.stage.runWorkflow({
+      path: { appSid: app.sid, workflowName: 'ship' },
+      body: {},
+    })) as { runId: string; status: string };
+    expect(started.status).toBe('waiting');
+    const opened = await web.open(`/stage/apps/${app.sid}/runs/${started.runId}`);
+    const { page } = opened;
+    await page.getByRole('heading', { name: 'Run of ship' }).waitFor();
+    await page.getByRole('heading', { name: /steps\[0\] waitFor as "ok" waiting/ }).waitFor();
+    await page.getByText('Following the run live.').waitFor();
+    await expectCleanPage(opened, 'stage-run-waiting');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    // The stream brings the steps as they are recorded, and the result once the run ends.
+    await page.getByRole('heading', { name: /steps\[1\] respond completed/ }).waitFor();
+    await expect(page.getByLabel('Run result').textContent()).resolves.toContain('approved');
+    await page.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
+  });
+
   it('creates, edits and unpublishes an app through the forms, with the API messages shown', async () => {
     const session = await web.client.stage.createSession({ body: {} });
     const { page, ...rest } = await web.open('/stage/apps/new');

@@ -7,9 +7,23 @@ export interface WorkflowTables {
   spreadsheets: SpreadsheetsTable;
   spreadsheet_sheets: SpreadsheetSheetsTable;
   spreadsheet_rows: SpreadsheetRowsTable;
+  workflow_webhooks: WorkflowWebhooksTable;
+  workflow_ticks: WorkflowTicksTable;
+  workflow_cursors: WorkflowCursorsTable;
 }
 
-export type RunStatus = 'running' | 'completed' | 'failed';
+/** queued (a job will take it), running, sleeping / waiting (no job: woken at wake_at or by an approval), then completed or failed. */
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'sleeping',
+  'waiting',
+  'completed',
+  'failed',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** How a run was started. */
+export type RunTrigger = 'api' | 'backend' | 'schedule' | 'webhook' | 'event' | 'retry';
 
 /** One run of a workflow; `(app_sid, key_scope, idempotency_key)` is unique when the key is set. */
 export interface WorkflowRunsTable {
@@ -31,6 +45,19 @@ export interface WorkflowRunsTable {
   request_hash: string;
   started_at: Generated<Date>;
   finished_at: Date | null;
+  /** The workflows file as the run started (or was retried with `current`): what it resumes with. Null: a run from before durable runs. */
+  definition: string | null;
+  /** The session and the version of /app/platform.workflows.json the definition came from. */
+  session_id: string | null;
+  file_version: number | null;
+  /** Who it acts for, without any session id (what its steps' platform calls carry). */
+  identity: unknown;
+  trigger: Generated<RunTrigger>;
+  /** When a sleeping run wakes, or a waiting one times out. */
+  wake_at: Date | null;
+  /** The durable job that holds the run while it runs. */
+  job_id: string | null;
+  retries: Generated<number>;
 }
 
 export interface WorkflowRunStepsTable {
@@ -46,6 +73,43 @@ export interface WorkflowRunStepsTable {
   duration_ms: number;
   /** When it was recorded: a run `running` with none for long was interrupted. */
   recorded_at: Generated<Date>;
+  /** Where it is in the definition: steps[2], steps[3].then[0], steps[4].forEach[7][0]. */
+  path: string;
+  /** running (an attempt under way), completed, failed, or waiting (sleep, waitFor). */
+  status: Generated<StepStatus>;
+  /** Attempts made so far; the one under way included. */
+  attempts: Generated<number>;
+  started_at: Generated<Date>;
+  /** The whole output when `output` keeps only part of it (what a resumed run reads). */
+  value: unknown;
+}
+
+export type StepStatus = 'running' | 'completed' | 'failed' | 'waiting';
+
+/** The signed URL of a workflow's webhook trigger: its token (the URL) and sealed secret. */
+export interface WorkflowWebhooksTable {
+  app_sid: string;
+  workflow: string;
+  token: string;
+  secret: string;
+  created_at: Generated<Date>;
+}
+
+/** One firing of a schedule trigger: inserted once, whichever instance gets there first. */
+export interface WorkflowTicksTable {
+  app_sid: string;
+  workflow: string;
+  /** Its index in the workflow's triggers. */
+  trigger: number;
+  tick_at: Date;
+  run_id: string | null;
+}
+
+/** Where a reader of platform events got to (the ledger's last event id read). */
+export interface WorkflowCursorsTable {
+  name: string;
+  cursor: string;
+  updated_at: Generated<Date>;
 }
 
 /** A spreadsheet of the embedded provider, owned by one app. */

@@ -7,6 +7,8 @@ import { backendRunner, type BackendRunner } from './backends/runner.js';
 import { appScheduler, type AppScheduler } from './backends/scheduler.js';
 import { secretKey } from './backends/secrets.js';
 import { NpmPackages } from './npm/packages.js';
+import { setupWorkflows, type WorkflowEngine } from './workflows/durable.js';
+import { runWorkflow, type StartRun } from './workflows/run.js';
 
 /**
  * What one instance of the sandbox builds once, in its setup, before its routes and jobs: they
@@ -25,6 +27,8 @@ export interface StageState {
   schedules: AppScheduler;
   /** The npm packages of renders (a backend's builds have their own, in `backends`). */
   packages: NpmPackages;
+  /** The durable workflow runs' job kind and this instance's run events (domain/workflows). */
+  workflows: WorkflowEngine;
   close(): Promise<void>;
 }
 
@@ -39,18 +43,23 @@ export type StageRoutes = ServiceRoutes<StageDatabase, StageConfig, StageState>;
 
 /** Builds the instance's state (defineService's `setup`). */
 export function setupStage(ctx: ServiceContext<StageDatabase, StageConfig>): StageState {
+  // The backends start workflows (`@stage/compute`, scheduled runs) with the engine, which runs
+  // blocks with the backends: `workflows` is read when a run starts, after this setup returned.
+  const startRun: StartRun = (request) => runWorkflow(ctx, workflows, request);
   const parts = {
     secretKey: secretKey(ctx.auth),
     logs: new LogFeed(),
     outbound: new Outbound(ctx.config.backends),
   };
-  const backends = backendRunner(ctx, parts);
+  const backends = backendRunner(ctx, { ...parts, startRun });
   const packages = new NpmPackages(ctx.db, ctx.config.npm);
+  const workflows = setupWorkflows(ctx, { outbound: parts.outbound, backends });
   return {
     ...parts,
     backends,
-    schedules: appScheduler(ctx, backends),
+    schedules: appScheduler(ctx, backends, startRun),
     packages,
+    workflows,
     close: async () =>
       void (await Promise.all([backends.close(), parts.outbound.close(), packages.close()])),
   };

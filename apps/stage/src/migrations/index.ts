@@ -7,6 +7,7 @@ import * as origins from './2026-12-04-origins.js';
 import * as files from './2026-12-05-files.js';
 import * as ops from './2026-12-05-ops.js';
 import * as npm from './2026-12-05-npm.js';
+import * as durableWorkflows from './2026-12-20-durable-workflows.js';
 
 export const migrations: Migrations = {
   '2026-11-22-sessions': sessions,
@@ -17,4 +18,5 @@ export const migrations: Migrations = {
   '2026-12-05-files': files,
   '2026-12-05-ops': ops,
   '2026-12-05-npm': npm,
+  '2026-12-20-durable-workflows': durableWorkflows,
 };

@@ -11,6 +11,7 @@ import {
   RunHeaders,
   RunListQuery,
   RunParams,
+  RunAcceptedSchema,
   RunSchema,
   toRun,
   toStep,
@@ -29,11 +30,14 @@ export const runRoutes: StageRoutes = async (app, ctx) => {
         operationId: 'runWorkflow',
         summary: "Run one of a published app's workflows",
         description:
-          'Runs the steps of the workflow in /app/platform.workflows.json of the session the app serves; answers the payload of its respond step (null without one), header x-workflow-run naming the recorded run. A failed step answers its error naming the step (400 definition or template, 403 refused, 404 not found, 502 a peer failing). Idempotency-Key: a repeat answers the first run (header idempotent-replayed: true); 409 when the key was used with another workflow or input, or its run is still going.',
+          'Runs the steps of the workflow in /app/platform.workflows.json of the session the app serves, durably; answers the payload of its respond (or return) step (null without one), header x-workflow-run naming the recorded run, when the run ends within STAGE_WORKFLOW_SYNC_MS, else 202 with its runId and status (sleeping, waiting, running): follow it at GET /api/v1/stage/apps/:sid/runs/:runId. A failed step answers its error naming the step (400 definition or template, 403 refused, 404 not found, 502 a peer failing). Idempotency-Key: a repeat answers the first run (header idempotent-replayed: true); 409 when the key was used with another workflow or input, or its run is still going.',
         params: RunParams,
         headers: RunHeaders,
         body: RunBody,
-        response: responses({ 200: Type.Unknown({ description: 'The respond payload' }) }),
+        response: responses({
+          200: Type.Unknown({ description: 'The respond payload' }),
+          202: RunAcceptedSchema,
+        }),
       },
       // The body is optional: none at all is `{}` (no input).
       preValidation: async (request) => {
@@ -41,7 +45,7 @@ export const runRoutes: StageRoutes = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const run = await runWorkflow(ctx, {
+      const run = await runWorkflow(ctx, ctx.state.workflows, {
         app: request.params.appSid,
         workflow: request.params.workflowName,
         input: request.body?.input ?? {},
@@ -51,6 +55,7 @@ export const runRoutes: StageRoutes = async (app, ctx) => {
       });
       reply.header('x-workflow-run', run.id);
       if (run.replayed) reply.header('idempotent-replayed', 'true');
+      if (run.pending) return reply.code(202).send(ok({ runId: run.id, status: run.state }));
       if (run.status === 'failed')
         throw new ApiError(run.code ?? 'INTERNAL_ERROR', run.error ?? 'The run failed');
       return ok(run.result);

@@ -33,11 +33,20 @@ export const RunHeaders = Type.Object({
   ),
 });
 
-const Status = Type.Union([
-  Type.Literal('running'),
-  Type.Literal('completed'),
-  Type.Literal('failed'),
-]);
+const Status = Type.Union(
+  [
+    Type.Literal('queued'),
+    Type.Literal('running'),
+    Type.Literal('sleeping'),
+    Type.Literal('waiting'),
+    Type.Literal('completed'),
+    Type.Literal('failed'),
+  ],
+  {
+    description:
+      'queued, running, sleeping (a sleep step), waiting (an approval or an event), completed, failed',
+  },
+);
 
 export const RunListQuery = PagedQuery({
   workflow: Type.Optional(
@@ -68,6 +77,12 @@ export const RunSchema = Type.Object({
   idempotencyKey: Nullable(Type.String()),
   startedAt: EpochMs('When it started'),
   finishedAt: Nullable(EpochMs('When it ended')),
+  trigger: Type.String({ description: 'api, backend, schedule, webhook, event' }),
+  fileVersion: Nullable(
+    Type.Integer({ description: 'The version of /app/platform.workflows.json it runs' }),
+  ),
+  retries: Type.Integer({ description: 'Times it was retried from its failed step' }),
+  wakeAt: Nullable(EpochMs('When a sleeping run wakes, or a waiting one times out')),
 });
 
 export const StepRecordSchema = Type.Object({
@@ -92,7 +107,14 @@ export const RunDetailSchema = Type.Object({
 
 type ListedRun = Omit<
   Selectable<WorkflowRunsTable>,
-  'input' | 'result' | 'key_scope' | 'request_hash'
+  | 'input'
+  | 'result'
+  | 'key_scope'
+  | 'request_hash'
+  | 'definition'
+  | 'session_id'
+  | 'identity'
+  | 'job_id'
 >;
 
 /** A run as listed: without its input and result (the detail has them). */
@@ -107,6 +129,10 @@ export const toRun = (row: ListedRun) => ({
   idempotencyKey: row.idempotency_key,
   startedAt: row.started_at.getTime(),
   finishedAt: row.finished_at ? row.finished_at.getTime() : null,
+  trigger: row.trigger,
+  fileVersion: row.file_version,
+  retries: row.retries,
+  wakeAt: row.wake_at ? row.wake_at.getTime() : null,
 });
 
 export const toStep = (row: Selectable<WorkflowRunStepsTable>) => ({
@@ -118,3 +144,61 @@ export const toStep = (row: Selectable<WorkflowRunStepsTable>) => ({
   error: row.error,
   durationMs: row.duration_ms,
 });
+
+/** A step as the run page follows it: where it is, its status, attempts and timing. */
+export const RunStepSchema = Type.Object({
+  ...StepRecordSchema.properties,
+  path: Type.String({ description: 'Its place: steps[2], steps[3].then[0], steps[4].forEach[7][0]' }), // prettier-ignore
+  status: Type.String({ description: 'running, completed, failed, waiting (a sleep, a waitFor)' }),
+  attempts: Type.Integer({ description: 'Attempts so far (retry)' }),
+  startedAt: EpochMs('When its (last) attempt started'),
+  recordedAt: EpochMs('When it was last recorded'),
+});
+
+export const toRunStep = (row: Selectable<WorkflowRunStepsTable>) => ({
+  ...toStep(row),
+  path: row.path,
+  status: row.status,
+  attempts: row.attempts,
+  startedAt: row.started_at.getTime(),
+  recordedAt: row.recorded_at.getTime(),
+});
+
+export const RunAcceptedSchema = Type.Object({
+  runId: Type.String(),
+  status: Type.String({ description: 'queued, running, sleeping or waiting' }),
+});
+
+export const DecisionBody = Type.Optional(
+  Type.Object({
+    comment: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'Recorded with the decision' }),
+    ),
+  }),
+);
+
+export const RetryBody = Type.Optional(
+  Type.Object({
+    workflow: Type.Optional(
+      Type.Union([Type.Literal('current'), Type.Literal('original')], {
+        description:
+          'current (default): the workflows file as it is now; original: as the run had it',
+      }),
+    ),
+  }),
+);
+
+export const WorkflowListSchema = Type.Array(
+  Type.Object({
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    steps: Type.Integer({ description: 'Its top-level steps' }),
+    triggers: Type.Array(
+      Type.Unknown({
+        description:
+          '{ schedule: { cron, timezone } }, { webhook: { url, secret } }, { event, match? }',
+      }),
+    ),
+    error: Nullable(Type.String({ description: 'Why it does not validate (naming the step)' })),
+  }),
+);

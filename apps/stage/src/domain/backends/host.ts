@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, type Identity } from '@platform/core';
 import { kvDelete, kvGet, kvList, kvSet, kvUsage } from '../../repositories/backends.js';
 import type { StageBaseContext } from '../state.js';
-import { runWorkflow } from '../workflows/run.js';
+import type { StartRun } from '../workflows/run.js';
 import type { Outbound } from './outbound.js';
 
 /** The request a call acts for: its app and its caller (from the service's own records). */
@@ -47,7 +47,7 @@ function pick(op: string, input: unknown, fields: readonly string[]) {
  */
 export async function hostCall(
   ctx: StageBaseContext,
-  outbound: Outbound,
+  { outbound, startRun }: { outbound: Outbound; startRun: StartRun },
   sid: string,
   request: CallContext | null,
   op: string,
@@ -116,7 +116,7 @@ export async function hostCall(
       const { idempotencyKey } = options;
       if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
         throw bad('runWorkflow: idempotencyKey must be a string');
-      return runWorkflow(ctx, {
+      return startRun({
         app: sid,
         workflow,
         input,

@@ -6,6 +6,7 @@ import { BACKEND_ENTRIES } from './bundle.js';
 import { BuildCache } from './cache.js';
 import { responseHeaders } from './forward.js';
 import { headersProblem } from './headers.js';
+import type { StartRun } from '../workflows/run.js';
 import { callFailure, hostCall } from './host.js';
 import { runBackend, type LogMeta, type LogParts } from './logs.js';
 import type { Outbound } from './outbound.js';
@@ -116,6 +117,8 @@ export interface BackendRunner {
 /** What the runner is given of the instance's state, built before it. */
 export interface RunnerParts extends LogParts {
   outbound: Outbound;
+  /** Runs a workflow with the instance's engine (`runWorkflow` of `@stage/compute`). */
+  startRun: StartRun;
 }
 
 /**
@@ -129,7 +132,7 @@ export function backendRunner(ctx: StageBaseContext, parts: RunnerParts): Backen
   const builds = new BuildCache(db, limits.maxIsolates * 2, config);
   const runtime = new BackendRuntime(
     limits,
-    (sid, context, op, args) => hostCall(ctx, parts.outbound, sid, context, op, args),
+    (sid, context, op, args) => hostCall(ctx, parts, sid, context, op, args),
     (error) => callFailure(error, log),
     log,
   );

@@ -10,7 +10,7 @@ import {
 } from '../../repositories/schedules.js';
 import { labelOf } from '../origins.js';
 import type { StageBaseContext } from '../state.js';
-import { runWorkflow } from '../workflows/run.js';
+import type { StartRun } from '../workflows/run.js';
 import { BACKEND_ENTRIES } from './bundle.js';
 import type { WireRequest } from './protocol.js';
 import type { BackendRunner } from './runner.js';
@@ -91,12 +91,13 @@ async function runRoute(
 async function runScheduledWorkflow(
   ctx: StageBaseContext,
   runner: BackendRunner,
+  startRun: StartRun,
   run: { id: string; app_sid: string; schedule: string; scheduled_at: Date },
   definition: ScheduleDefinition,
 ): Promise<Outcome> {
   const found = await appForBackend(ctx.db, run.app_sid);
   if (!found) return { status: 'failed', error: `App ${run.app_sid} not found` };
-  const result = await runWorkflow(ctx, {
+  const result = await startRun({
     app: run.app_sid,
     workflow: definition.workflow!,
     input: definition.input ?? {},
@@ -112,8 +113,11 @@ async function runScheduledWorkflow(
   };
 }
 
-/** The schedules' jobs of an instance, defined once by its setup (before its queue polls). */
-export function appScheduler(ctx: StageBaseContext, runner: BackendRunner) {
+/**
+ * The schedules' jobs of an instance, defined once by its setup (before its queue polls);
+ * `startRun` runs a workflow with the instance's engine (state.ts).
+ */
+export function appScheduler(ctx: StageBaseContext, runner: BackendRunner, startRun: StartRun) {
   const { db, log } = ctx;
   const limits = ctx.config.backends;
   const runs = ctx.jobs.define<{ runId: string }>({
@@ -126,11 +130,10 @@ export function appScheduler(ctx: StageBaseContext, runner: BackendRunner) {
       if (!run) return { skipped: 'the schedule is gone' };
       await updateScheduleRun(db, runId, { status: 'running', started_at: new Date() });
       const definition = run.definition as ScheduleDefinition;
-      const outcome = await (definition.route !== undefined ? runRoute : runScheduledWorkflow)(
-        ctx,
-        runner,
-        run,
-        definition,
+      const outcome = await (
+        definition.route !== undefined
+          ? runRoute(ctx, runner, run, definition)
+          : runScheduledWorkflow(ctx, runner, startRun, run, definition)
       ).catch(
         // prettier-ignore
         (error: unknown): Outcome => {

@@ -69,6 +69,27 @@ export const BLOCKS = {
     range: str(true),
     majorDimension: { type: 'string', oneOf: ['ROWS', 'COLUMNS'] },
   },
+  'http.request': {
+    url: str(true),
+    method: { type: 'string', oneOf: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] },
+    headers: OBJECT,
+    body: { type: 'any' },
+    failOnError: { type: 'boolean' },
+  },
+  'inference.chat': {
+    model: str(),
+    messages: { type: 'any', required: true },
+    maxTokens: { type: 'integer' },
+    providerId: str(),
+    fallbacks: { type: 'strings' },
+  },
+  'backend.call': {
+    path: str(true),
+    method: { type: 'string', oneOf: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+    headers: OBJECT,
+    body: { type: 'any' },
+    failOnError: { type: 'boolean' },
+  },
   /** Its value is the payload itself (any JSON), not fields. */
   respond: {},
 } satisfies Record<string, Record<string, Field>>;

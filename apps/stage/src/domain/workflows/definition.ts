@@ -2,6 +2,8 @@ import { ApiError, badRequest, notFound } from '@platform/core';
 import { BLOCK_NAMES, BLOCKS, typeProblem, type BlockName, type Field } from './blocks.js';
 import { MAX_DEPTH, tooDeep } from './limits.js';
 import { lookupsIn, TemplateError } from './template.js';
+import { CONTROL_KEYS, MAX_ALL_STEPS, parseControl, parseRetry, type ControlNode, type ParseState, type Retry } from './nodes.js'; // prettier-ignore
+import { parseTriggers, type Trigger } from './triggers.js';
 
 /** Where an app keeps its workflows (spec 2.2). */
 export const WORKFLOWS_FILE = '/app/platform.workflows.json';
@@ -17,16 +19,26 @@ export interface Step {
   as: string | null;
   /** The block's fields (or, for respond, its payload), templates unresolved. */
   fields: unknown;
+  /** `retry: { attempts, backoff }` beside the block key (absent: one attempt). */
+  retry?: Retry;
 }
+
+/** A step of a workflow: a block's, or a control step (if, forEach, parallel, ...). */
+export type Node = Step | ControlNode;
+
+export const isBlock = (node: Node): node is Step => 'block' in node;
 
 export interface Workflow {
   name: string;
-  steps: Step[];
+  steps: Node[];
+  triggers?: Trigger[];
 }
 
-/** `steps[2] (sheets.appendValues as "row")`: how messages name a step. */
-export const stepLabel = (step: { index: number; block: string; as: string | null }) =>
-  `steps[${step.index}] (${step.block}${step.as ? ` as "${step.as}"` : ''})`;
+/** `steps[2] (sheets.appendValues as "row")`: how messages name a step (by its path when nested). */
+export const stepLabel = (
+  step: { index: number; block: string; as: string | null },
+  path?: string,
+) => `${path ?? `steps[${step.index}]`} (${step.block}${step.as ? ` as "${step.as}"` : ''})`;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -114,10 +126,46 @@ function templateProblem(step: Step, earlier: ReadonlySet<string>): string | nul
   return null;
 }
 
-function parseStep(workflow: string, raw: unknown, index: number, names: Set<string>): Step {
-  const where = `Workflow ${workflow}, steps[${index}]`;
+/** The name a step's `as` gives it: unique in the workflow, nested steps included. */
+function takeName(names: Set<string>, as: unknown, where: string): string | null {
+  if (as === null) return null;
+  if (typeof as !== 'string' || !AS.test(as))
+    throw badRequest(
+      `${where}: field as must be a name of letters, digits, _ or - (1-64, not starting with a digit or -)`,
+    );
+  if (RESERVED.includes(as))
+    throw badRequest(`${where}: field as: ${as} is reserved (${RESERVED.join(', ')})`);
+  if (names.has(as)) throw badRequest(`${where}: field as: ${as} names an earlier step already`);
+  names.add(as);
+  return as;
+}
+
+/** A list of steps (the workflow's, a branch's, a loop's), each at `<path>[i]`. */
+function parseNodes(raw: unknown, path: string, state: ParseState, parent?: number): Node[] {
+  const where = `Workflow ${state.workflow}, ${path}`;
+  if (!Array.isArray(raw)) throw badRequest(`${where} must be an array of steps`);
+  state.count.n += raw.length;
+  if (state.count.n > MAX_ALL_STEPS)
+    throw badRequest(`Workflow ${state.workflow} has more than ${MAX_ALL_STEPS} steps, nested ones included`); // prettier-ignore
+  return raw.map((item, i) => {
+    const at = `${path}[${i}]`;
+    const index = parent ?? i;
+    if (isObject(item) && CONTROL_KEYS.some((k) => k in item))
+      return parseControl(item, at, index, state, (s, p, st) => parseNodes(s, p, st, index), (as, w) => takeName(state.names, as, w))!; // prettier-ignore
+    return parseStep(state.workflow, item, index, state.names, at);
+  });
+}
+
+function parseStep(
+  workflow: string,
+  raw: unknown,
+  index: number,
+  names: Set<string>,
+  path = `steps[${index}]`,
+): Step {
+  const where = `Workflow ${workflow}, ${path}`;
   if (!isObject(raw)) throw badRequest(`${where} must be an object with one key naming a block`);
-  const keys = Object.keys(raw).filter((k) => k !== 'as');
+  const keys = Object.keys(raw).filter((k) => k !== 'as' && k !== 'retry');
   if (keys.length !== 1)
     throw badRequest(
       `${where} must have exactly one key naming a block (besides "as"), it has ${keys.length ? keys.join(', ') : 'none'}`,
@@ -135,11 +183,14 @@ function parseStep(workflow: string, raw: unknown, index: number, names: Set<str
   if (as !== null && names.has(as))
     throw badRequest(`${where} (${block}): field as: ${as} names an earlier step already`);
   const step: Step = { index, block: block as BlockName, as, fields: raw[block] };
+  const label = `Workflow ${workflow}, ${stepLabel(step, path)}`;
+  const retry = parseRetry(raw.retry, label);
+  if (retry) step.retry = retry;
   const problem =
     shapeProblem(step) ??
     fieldProblems(step.block, step.fields, true) ??
     templateProblem(step, names);
-  if (problem) throw badRequest(`Workflow ${workflow}, ${stepLabel(step)}: ${problem}`);
+  if (problem) throw badRequest(`${label}: ${problem}`);
   if (as !== null) names.add(as);
   return step;
 }
@@ -177,17 +228,19 @@ export function parseWorkflow(appName: string, content: string, name: string): W
   if (!isObject(workflow) || !Array.isArray(workflow.steps))
     throw badRequest(`Workflow ${name}: field steps must be an array`);
   for (const key of Object.keys(workflow))
-    if (key !== 'steps' && key !== 'description')
+    if (key !== 'steps' && key !== 'description' && key !== 'triggers')
       throw badRequest(
-        `Workflow ${name} has an unknown field: ${key} (fields: steps, description)`,
+        `Workflow ${name} has an unknown field: ${key} (fields: steps, description, triggers)`,
       );
   if (workflow.steps.length === 0) throw badRequest(`Workflow ${name}: field steps is empty`);
   if (workflow.steps.length > MAX_STEPS)
     throw badRequest(
       `Workflow ${name}: field steps has ${workflow.steps.length} steps, at most ${MAX_STEPS}`,
     );
-  const names = new Set<string>();
-  return { name, steps: workflow.steps.map((raw, i) => parseStep(name, raw, i, names)) };
+  const state: ParseState = { workflow: name, names: new Set(), count: { n: 0 }, depth: 0 };
+  const steps = parseNodes(workflow.steps, 'steps', state);
+  const triggers = parseTriggers(name, workflow.triggers);
+  return triggers ? { name, steps, triggers } : { name, steps };
 }
 
 /** The 404 of an app without a workflows file. */

@@ -1,6 +1,7 @@
 import { ApiError, badRequest, describeIdentity } from '@platform/core';
 import type { BlockName } from './blocks.js';
-import { fieldProblems, stepLabel, type Step } from './definition.js';
+import { backendCall, httpRequest, inferenceChat } from './blocks-more.js';
+import { fieldProblems, type Step } from './definition.js';
 import {
   billingCreateItem,
   communicationSend,
@@ -10,7 +11,6 @@ import {
   type BlockEnv,
 } from './peers.js';
 import { MAX_RENDERED_CHARS, recordedOutput, refuseNul, RenderBudget, tooLarge } from './limits.js';
-import { insertStep } from '../../repositories/runs.js';
 import { DEFAULT_TITLE, MAX_APPEND_COLUMNS, MAX_APPEND_ROWS, type Cell } from './sheets.js';
 import { render, TemplateError, type Scope } from './template.js';
 
@@ -47,60 +47,50 @@ const BLOCK_RUNNERS: Record<BlockName, (env: BlockEnv, fields: Fields) => Promis
       range: f.range as string,
       majorDimension: (f.majorDimension as 'ROWS' | 'COLUMNS' | undefined) ?? 'ROWS',
     }),
+  'http.request': httpRequest,
+  'inference.chat': inferenceChat,
+  'backend.call': backendCall,
   respond: async (_env, payload) => payload,
 };
 
 export type StepOutcome = { output: unknown; error?: undefined } | { error: ApiError };
 
-/** Resolves a step's templates, checks its fields, runs its block, and records all of it. */
-export async function executeStep(
-  env: BlockEnv,
-  workflow: string,
-  step: Step,
-  scope: Scope,
-): Promise<StepOutcome> {
-  const started = performance.now();
-  const label = `Workflow ${workflow}, ${stepLabel(step)}`;
+/** A step's fields with templates resolved and checked: its input (throws ApiErrors). */
+export function prepareInput(env: BlockEnv, step: Step, scope: Scope): unknown {
   const what = step.block === 'respond' ? "the run's result" : "the step's input after templates";
-  let input: unknown = null;
-  let outcome: StepOutcome;
+  let input: unknown;
   try {
-    try {
-      input = render(step.fields, scope, new RenderBudget(what));
-    } catch (error) {
-      if (!(error instanceof TemplateError)) throw error;
-      if (error.variable === 'auth.email')
-        throw badRequest(
-          `auth.email is unavailable: the caller (${describeIdentity(env.identity)}) has no email`,
-        );
-      throw badRequest(error.message);
-    }
-    const size = JSON.stringify(input).length;
-    if (size > MAX_RENDERED_CHARS) {
-      input = null;
-      throw tooLarge(what, size);
-    }
-    const problem = fieldProblems(step.block, input, false);
-    if (problem) throw badRequest(problem);
-    outcome = { output: (await BLOCK_RUNNERS[step.block](env, input as Fields)) ?? null };
+    input = render(step.fields, scope, new RenderBudget(what));
   } catch (error) {
-    const known = error instanceof ApiError;
-    const code = known ? error.code : 'INTERNAL_ERROR';
-    // Only an ApiError's message is meant for the caller; any other is logged, never answered.
-    if (!known) env.log.error({ err: error, runId: env.runId, step: step.index }, 'step failed');
-    const message = known
-      ? error.message
-      : `failed unexpectedly (the stage service logged it for run ${env.runId})`;
-    outcome = { error: new ApiError(code, `${label}: ${message}`) };
+    if (!(error instanceof TemplateError)) throw error;
+    if (error.variable === 'auth.email')
+      throw badRequest(
+        `auth.email is unavailable: the caller (${describeIdentity(env.identity)}) has no email`,
+      );
+    throw badRequest(error.message);
   }
-  await insertStep(env.ctx.db, env.runId, {
-    index: step.index,
-    block: step.block,
-    as: step.as,
-    input,
-    output: outcome.error ? null : recordedOutput(step.block, outcome.output),
-    error: outcome.error ? outcome.error.message : null,
-    durationMs: Math.round(performance.now() - started),
-  });
-  return outcome;
+  const size = JSON.stringify(input).length;
+  if (size > MAX_RENDERED_CHARS) throw tooLarge(what, size);
+  const problem = fieldProblems(step.block, input, false);
+  if (problem) throw badRequest(problem);
+  return input;
 }
+
+/** Runs a step's block on its input. */
+export async function callBlock(env: BlockEnv, step: Step, input: unknown): Promise<unknown> {
+  return (await BLOCK_RUNNERS[step.block](env, input as Fields)) ?? null;
+}
+
+/** A step's failure as the run records it: an ApiError naming the step; others logged, not told. */
+export function stepError(env: BlockEnv, label: string, error: unknown): ApiError {
+  const known = error instanceof ApiError;
+  const code = known ? error.code : 'INTERNAL_ERROR';
+  // Only an ApiError's message is meant for the caller; any other is logged, never answered.
+  if (!known) env.log.error({ err: error, runId: env.runId, step: label }, 'step failed');
+  const message = known
+    ? error.message
+    : `failed unexpectedly (the stage service logged it for run ${env.runId})`;
+  return new ApiError(code, `${label}: ${message}`);
+}
+
+export { recordedOutput };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   ApiError,
   badGateway,
@@ -10,6 +11,7 @@ import {
 import type { AppRow } from '../../database/index.js';
 import { useSession } from '../../repositories/sessions.js';
 import type { StageBaseContext } from '../state.js';
+import type { WorkflowEngine } from './durable.js';
 import { embeddedSheets } from './sheets-embedded.js';
 import { googleSheets, SPREADSHEET_SCOPES } from './sheets-google.js';
 import type { SheetsProvider } from './sheets.js';
@@ -19,10 +21,16 @@ type Fields = Record<string, unknown>;
 /** What a block runs with: the context, the app, the caller, and the step's place in the run. */
 export interface BlockEnv {
   ctx: StageBaseContext;
+  /** The instance's workflow engine: the app backends' fetch and runner (blocks-more.ts). */
+  engine: WorkflowEngine;
   app: AppRow;
   identity: Identity;
   runId: string;
   index: number;
+  /** `<runId>:<stepPath>:<attempt>`: what a step with side effects sends as its idempotency key. */
+  key?: string;
+  /** A top-level step's first attempt: the platform blocks keep their `<runId>-<index>` key. */
+  legacyKey?: boolean;
   /** Where failures that are not the caller's to read go (the request's logger). */
   log: RunLog;
 }
@@ -66,7 +74,16 @@ export const emailOf = (identity: Identity) =>
       : undefined;
 
 /** A dedupe key of this step of this run (pulse ids, communication's Idempotency-Key). */
-const stepKey = (env: BlockEnv) => `${env.runId}-${env.index}`;
+export const stepKey = (env: BlockEnv) =>
+  env.key !== undefined && !env.legacyKey ? env.key : `${env.runId}-${env.index}`;
+
+/** The step's key as an id of letters, digits, _ and - (pulse event ids). */
+const stepId = (env: BlockEnv) => {
+  const key = stepKey(env);
+  return /^[A-Za-z0-9_-]{1,64}$/.test(key)
+    ? key
+    : `${env.runId}-${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+};
 
 const appLabel = (app: AppRow) => `${app.name} (${app.sid})`;
 
@@ -103,14 +120,16 @@ export async function communicationSend(env: BlockEnv, fields: Fields) {
     }),
   );
   const { delivery } = sent;
+  // No delivery: the send joined a digest, sent once at its flushAt.
   return {
-    deliveryId: delivery.id,
-    status: delivery.status,
-    channelId: delivery.channelId,
+    deliveryId: delivery?.id ?? null,
+    status: delivery?.status ?? 'digested',
+    channelId: delivery?.channelId ?? channel.id,
     registrationId: registration.id,
     provider: sent.provider,
-    target: delivery.target,
+    target: delivery?.target ?? null,
     live: sent.live,
+    ...(sent.digest ? { digest: sent.digest } : {}),
   };
 }
 
@@ -130,7 +149,7 @@ export function billingCreateItem(env: BlockEnv, fields: Fields) {
 }
 
 export function pulseTrack(env: BlockEnv, fields: Fields) {
-  const body = { ...fields, id: fields.id ?? stepKey(env) };
+  const body = { ...fields, id: fields.id ?? stepId(env) };
   return calling('pulse', () =>
     client(env).pulse.trackEvent({ body: body as unknown as { name: string } }),
   );

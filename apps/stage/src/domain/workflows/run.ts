@@ -11,13 +11,14 @@ import {
 } from '@platform/core';
 import { isUniqueViolation } from '@platform/db';
 import type { AppRow } from '../../database/index.js';
-import type { WorkflowRunsTable } from '../../database/workflows.js';
+import type { StageDb } from '../../database/index.js';
+import type { RunStatus, RunTrigger, WorkflowRunsTable } from '../../database/workflows.js';
 import { findApp } from '../../repositories/apps.js';
 import { readFile } from '../../repositories/files.js';
-import { findRunByKey, finishRun, insertRun, interruptStaleRuns } from '../../repositories/runs.js';
+import { findRunById, findRunByKey, insertRun, interruptStaleRuns } from '../../repositories/runs.js'; // prettier-ignore
 import type { StageBaseContext } from '../state.js';
-import { executeStep } from './execute.js';
 import { noWorkflowsFile, parseWorkflow, WORKFLOWS_FILE, type Workflow } from './definition.js';
+import { settledWithin, storedIdentity, type WorkflowEngine } from './durable.js';
 import { MAX_INPUT_CHARS, refuseDeep, refuseNul, tooLarge } from './limits.js';
 import type { RunLog } from './peers.js';
 
@@ -33,6 +34,10 @@ export interface RunRequest {
   idempotencyKey?: string;
   /** Where unexpected failures are logged (their messages are never answered nor recorded). */
   log?: RunLog;
+  /** How it was started (api by default). */
+  trigger?: RunTrigger;
+  /** How long to wait for its end (STAGE_WORKFLOW_SYNC_MS by default); 0: not at all. */
+  waitMs?: number;
 }
 
 /** A recorded run (GET /api/v1/stage/apps/:sid/runs/:runId), as the run route answers it. */
@@ -47,7 +52,13 @@ export interface WorkflowRun {
   workflow: string;
   /** The first run's record answered again for a repeated Idempotency-Key. */
   replayed: boolean;
+  /** Still going (queued, running, sleeping, waiting): `state` says which; status is then completed. */
+  pending: boolean;
+  state: RunStatus;
 }
+
+/** Starts a run on this instance (runWorkflow with its engine): what the backends are given. */
+export type StartRun = (request: RunRequest) => Promise<WorkflowRun>;
 
 export const MAX_IDEMPOTENCY_KEY = 200;
 const KEY = /^[\x21-\x7e]+$/;
@@ -80,7 +91,9 @@ type RunRow = { [K in keyof WorkflowRunsTable]: unknown } & {
 
 const toRun = (row: RunRow, replayed: boolean): WorkflowRun => ({
   id: row.id,
-  status: row.status === 'completed' ? 'completed' : 'failed',
+  status: row.status === 'failed' ? 'failed' : 'completed',
+  pending: row.status !== 'completed' && row.status !== 'failed',
+  state: row.status as RunStatus,
   result: row.result ?? null,
   error: row.error,
   // INTERRUPTED (recorded for a run whose process stopped) answers as a 500.
@@ -104,7 +117,7 @@ async function replay(ctx: StageBaseContext, row: RunRow, key: string, hash: str
     throw conflict(
       `Idempotency-Key ${key} was used for another request in run ${row.id} (workflow ${row.workflow}); a key may be reused only with the same workflow and input`,
     );
-  if (row.status === 'running') {
+  if (row.status !== 'completed' && row.status !== 'failed') {
     const [stale] = await interruptStaleRuns(ctx.db, row.app_sid, interruptedAfterMs(ctx), row.id);
     if (!stale) throw conflict(`A run with Idempotency-Key ${key} is still in progress: ${row.id}`);
     return toRun(stale, true);
@@ -148,21 +161,26 @@ function checkInput(input: Record<string, unknown>) {
   if (size > MAX_INPUT_CHARS) throw tooLarge('field input', size, MAX_INPUT_CHARS);
 }
 
-async function loadWorkflow(ctx: StageBaseContext, app: AppRow, name: string) {
+/** The workflows file of the app's session as it is now: its text, version, and the workflow. */
+export async function loadWorkflow(ctx: StageBaseContext, app: AppRow, name: string) {
   const file = await readFile(ctx.db, app.session_id, WORKFLOWS_FILE).catch((error: unknown) => {
     if (error instanceof ApiError && error.code === 'NOT_FOUND') throw noWorkflowsFile(app.name);
     throw error;
   });
-  return parseWorkflow(app.name, file.content, name);
+  const workflow: Workflow = parseWorkflow(app.name, file.content, name);
+  return { workflow, content: file.content, version: file.version };
 }
 
 /**
- * Runs one workflow of a published app and records it. Throws ApiErrors on what stops it from
- * starting: 404 unknown app, workflow or file, 400 a bad definition or key, 409 a key reused for
- * another request or still running. A step that fails ends the run `failed` (returned, not thrown).
+ * Runs one workflow of a published app, durably (durable.ts), and waits for it up to
+ * STAGE_WORKFLOW_SYNC_MS. Throws ApiErrors on what stops it from starting: 404 unknown app,
+ * workflow or file, 400 a bad definition or key, 409 a key reused for another request or still
+ * running. A step that fails ends the run `failed` (returned, not thrown); a run still going (or
+ * asleep, or waiting) is returned `pending`, its status in `state`.
  */
 export async function runWorkflow(
   ctx: StageBaseContext,
+  engine: WorkflowEngine,
   request: RunRequest,
 ): Promise<WorkflowRun> {
   const { db } = ctx;
@@ -177,20 +195,31 @@ export async function runWorkflow(
     const first = await findRunByKey(db, app.sid, scopeOfKey, key);
     if (first) return replay(ctx, first, key, hash);
   }
-  const workflow = await loadWorkflow(ctx, app, request.workflow);
-
-  let row;
+  const { workflow, content, version } = await loadWorkflow(ctx, app, request.workflow);
+  const id = newId(12, 'run_');
+  const settled = settledWithin(engine, id, request.waitMs ?? ctx.config.workflows.syncMs);
   try {
-    row = await insertRun(db, {
-      id: newId(12, 'run_'),
-      app_sid: app.sid,
-      workflow: workflow.name,
-      input: request.input,
-      caller: describeIdentity(request.identity),
-      key_scope: scopeOfKey,
-      idempotency_key: key ?? null,
-      request_hash: hash,
-    });
+    await engine.job.start(
+      { runId: id },
+      {
+        record: (trx) =>
+          insertRun(trx as unknown as StageDb, {
+            id,
+            app_sid: app.sid,
+            workflow: workflow.name,
+            input: request.input,
+            caller: describeIdentity(request.identity),
+            key_scope: scopeOfKey,
+            idempotency_key: key ?? null,
+            request_hash: hash,
+            definition: content,
+            session_id: app.session_id,
+            file_version: version,
+            identity: storedIdentity(request.identity),
+            trigger: request.trigger ?? 'api',
+          }),
+      },
+    );
   } catch (error) {
     // A concurrent duplicate inserted first: answer as a repeat of it.
     if (key === undefined || !isUniqueViolation(error)) throw error;
@@ -198,85 +227,6 @@ export async function runWorkflow(
     if (!first) throw error;
     return replay(ctx, first, key, hash);
   }
-  const log = request.log ?? consoleLog;
-  try {
-    return await runSteps(ctx, app, workflow, row.id, request, log);
-  } catch (error) {
-    // Whatever went wrong (the database refusing a record, a bug), the run ends failed, with a
-    // message that says nothing of it; the real one is logged.
-    log.error({ err: error, runId: row.id }, 'workflow run failed unexpectedly');
-    const failed = await finishRun(db, row.id, {
-      status: 'failed',
-      result: null,
-      error_code: 'INTERNAL_ERROR',
-      error: `Workflow ${workflow.name}: the run ${row.id} failed unexpectedly (the stage service logged it)`,
-    });
-    return toRun(failed, false);
-  }
-}
-
-const consoleLog: RunLog = {
-  error: (details, message) => console.error(message, details),
-};
-
-async function runSteps(
-  ctx: StageBaseContext,
-  app: AppRow,
-  workflow: Workflow,
-  runId: string,
-  request: RunRequest,
-  log: RunLog,
-): Promise<WorkflowRun> {
-  const { db } = ctx;
-  const row = { id: runId };
-
-  const scope = {
-    config: app.config,
-    auth: authScope(request.identity),
-    input: request.input,
-    app: { sid: app.sid, name: app.name },
-    // No prototype: a step named like an Object.prototype property finds nothing there.
-    steps: Object.create(null) as Record<string, unknown>,
-  };
-  let result: unknown = null;
-  for (const step of workflow.steps) {
-    const env = { ctx, app, identity: request.identity, runId: row.id, index: step.index, log };
-    const outcome = await executeStep(env, workflow.name, step, scope);
-    if (outcome.error) {
-      const finished = await finishRun(db, row.id, {
-        status: 'failed',
-        result: null,
-        error_code: outcome.error.code,
-        error: outcome.error.message,
-      });
-      return toRun(finished, false);
-    }
-    if (step.as) scope.steps[step.as] = outcome.output;
-    if (step.block === 'respond') result = outcome.output;
-  }
-  const finished = await finishRun(db, row.id, {
-    status: 'completed',
-    result,
-    error_code: null,
-    error: null,
-  });
-  return toRun(finished, false);
-}
-
-/** `{{ auth.* }}`: the caller's email (a person, or the one a service acts for), name and kind. */
-function authScope(identity: Identity) {
-  switch (identity.kind) {
-    case 'user':
-      return { kind: 'user', email: identity.email, name: identity.name };
-    case 'service':
-      return {
-        kind: 'service',
-        name: identity.name,
-        ...(identity.user ? { email: identity.user } : {}),
-      };
-    case 'key':
-      return { kind: 'key', name: identity.name };
-    default:
-      return { kind: 'anonymous' };
-  }
+  await settled;
+  return toRun((await findRunById(db, id))!, false);
 }

@@ -3,7 +3,7 @@
 import type { RenderBudget } from './limits.js';
 
 /** The roots a template may start with. */
-export const ROOTS = ['config', 'auth', 'input', 'app', 'steps'] as const;
+export const ROOTS = ['config', 'auth', 'input', 'app', 'steps', 'item', 'index'] as const;
 export type Root = (typeof ROOTS)[number];
 
 const TEMPLATE = /\{\{([^{}]*)\}\}/g;
@@ -61,11 +61,16 @@ export function lookupsIn(value: unknown, found: Lookup[] = []): Lookup[] {
   return found;
 }
 
-export type Scope = Record<Root, unknown>;
+/** `item` and `index`: the element of a forEach, and its place (inside its steps only). */
+export type Scope = Record<Exclude<Root, 'item' | 'index'>, unknown> &
+  Partial<Record<'item' | 'index', unknown>>;
 
 /** Own properties only: `constructor` or `__proto__` never reach an object's prototype. */
 function get(scope: Scope, lookup: Lookup): unknown {
-  let current: unknown = scope[lookup.root];
+  const root = lookup.root;
+  if ((root === 'item' || root === 'index') && !(root in scope))
+    throw new TemplateError(`Unknown template variable ${lookup.text}: ${root} is defined in the steps of a forEach only`, lookup.text); // prettier-ignore
+  let current: unknown = scope[root];
   let path: string = lookup.root;
   for (const segment of lookup.segments) {
     path += typeof segment === 'number' ? `[${segment}]` : `.${segment}`;
