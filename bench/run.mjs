@@ -24,6 +24,7 @@ import { stageBackends } from './stage-backends.mjs';
 import { pulseInsights } from './pulse-insights.mjs';
 import { pulseIngest } from './pulse-ingest.mjs';
 import { gitBench } from './git.mjs';
+import { operations } from './operations.mjs';
 
 const groups = {
   foundation,
@@ -40,6 +41,7 @@ const groups = {
   'pulse-ingest': pulseIngest,
   'pulse-insights': pulseInsights,
   git: gitBench,
+  operations,
 };
 const args = process.argv.slice(2);
 const json = args.includes('--json');

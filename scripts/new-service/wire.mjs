@@ -133,14 +133,23 @@ function editCompose(text, name, port) {
         '    build:',
         '      context: .',
         `      dockerfile: apps/${name}/Dockerfile`,
+        '    env_file:',
+        `      - path: env/${name}.env`,
+        '        required: false',
         '    environment:',
-        '      <<: *auth',
+        '      <<: [*auth, *ops]',
         '      PLATFORM_URL: http://gateway:3000',
         `      PORT: '${port}'`,
-        '      DATABASE_URL: postgres://platform:platform@postgres:5432/platform',
-        '      LOG_LEVEL: info',
+        `      OTEL_SERVICE_NAME: ${name}`,
         '    expose:',
         `      - '${port}'`,
+        '    healthcheck:',
+        '      <<: *health',
+        '      test:',
+        '        - CMD',
+        '        - node',
+        '        - -e',
+        `        - "fetch('http://127.0.0.1:${port}/api/v1/${name}/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"`,
         '    depends_on:',
         '      postgres:',
         '        condition: service_healthy',
@@ -155,6 +164,17 @@ function editCompose(text, name, port) {
   if (environment < 0) throw new EditError('docker-compose.yml: the gateway has no environment');
   if (childLine(lines, environment, proxyKey) < 0)
     lines.splice(blockEnd(lines, environment), 0, `      ${proxyKey}: http://${name}:${port}`);
+  // The gateway's fallback copy reads the service's own variables too.
+  const envFile = childLine(lines, gateway, 'env_file');
+  const listed = (end) =>
+    lines.slice(envFile, end).some((line) => line.trim() === `- path: env/${name}.env`);
+  if (envFile >= 0 && !listed(blockEnd(lines, envFile)))
+    lines.splice(
+      blockEnd(lines, envFile),
+      0,
+      `      - path: env/${name}.env`,
+      '        required: false',
+    );
   const dependsOn = childLine(lines, gateway, 'depends_on');
   if (dependsOn < 0) throw new EditError('docker-compose.yml: the gateway has no depends_on');
   if (childLine(lines, dependsOn, name) < 0)
@@ -162,7 +182,7 @@ function editCompose(text, name, port) {
       blockEnd(lines, dependsOn),
       0,
       `      ${name}:`,
-      '        condition: service_started',
+      '        condition: service_healthy',
     );
   return lines.join('\n');
 }

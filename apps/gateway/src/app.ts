@@ -6,7 +6,11 @@ import {
   platformClient,
   buildServiceApp,
   createApp,
+  jobGauges,
   loggerOptions,
+  Metrics,
+  migrateCore,
+  traceMixin,
   recordAccess,
   type App,
   type ServiceManifest,
@@ -36,7 +40,10 @@ export interface GatewayOptions {
 /** Migrates the gateway's own schema and every service's (disabled ones too: a flag can flip). */
 export async function migrateAll(db: PlatformDatabase, services: readonly ServiceManifest[]) {
   await migrateSchema(db, 'gateway', migrations);
-  for (const service of services) await migrateSchema(db, service.name, service.migrations);
+  for (const service of services) {
+    await migrateSchema(db, service.name, service.migrations);
+    await migrateCore(db, service.name);
+  }
 }
 
 /**
@@ -55,11 +62,23 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
   );
 
   const hostRoutes = services.flatMap((s) => s.hosts?.(config.services[s.name]) ?? []);
+  // One registry per gateway instance: requests by route, proxied calls, the services' jobs.
+  const metrics = new Metrics();
+  jobGauges(
+    metrics,
+    db,
+    services.map((s) => s.name),
+  );
   const app = createApp({
     logger:
       logger === false
         ? false
-        : { ...loggerOptions(config.logLevel), ...(logStream ? { stream: logStream } : {}) },
+        : {
+            ...loggerOptions(config.logLevel),
+            // The trace id of the request on each of its lines (tracing on).
+            mixin: traceMixin,
+            ...(logStream ? { stream: logStream } : {}),
+          },
     notFound: web
       ? webFallback(
           config.publicDir,
@@ -71,8 +90,9 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     timeouts: config.timeouts,
     trustProxy: config.trustProxy,
     hostRoutes,
+    metrics: { metrics, route: { token: config.metricsToken, authOn: config.auth.enabled } },
   });
-  await registerRateLimit(app, config.rateLimit);
+  await registerRateLimit(app, config.rateLimit, { db, metrics });
   // Other gateways on the same database announce the overrides they change.
   const unlisten = await db.listen(FLAGS_CHANNEL, () => {
     flags.reload().catch((error: unknown) => app.log.warn({ err: error }, 'flags not reloaded'));
@@ -123,6 +143,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     config: config.services[service.name],
     auth: config.auth,
     platform: { app: () => app },
+    audit: config.audit,
   });
   const accessFor = (name: string) =>
     authorizationOptions(name, platformClient(name, { app: () => app }, config.auth), config.auth);

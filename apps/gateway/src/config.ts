@@ -57,13 +57,18 @@ const GATEWAY = declareVariables({
     default: 1000,
     min: 0,
     description:
-      'Requests one client address may make per window (429 `RATE_LIMITED` with `Retry-After` beyond); `0` turns limiting off',
+      'Requests one client address (and, on the database store, one API key) may make per window (429 `RATE_LIMITED` with `Retry-After` beyond); `0` turns limiting off',
   }),
   RATE_LIMIT_WINDOW_MS: Var.int({
     default: 60_000,
     min: 1000,
     unit: 'ms',
     description: 'The rate limiting window',
+  }),
+  RATE_LIMIT_STORE: Var.oneOf(['auto', 'database', 'memory'] as const, {
+    default: 'auto' as 'auto' | 'database' | 'memory',
+    description:
+      "Where rate-limit counters live: `database` (the gateway schema's `rate_limits` table, shared by every gateway on the database, which then enforce one limit, counted per address and per API key), `memory` (each gateway process counts alone, per address), `auto`: `database` on PostgreSQL, `memory` on PGlite",
   }),
   RATE_LIMIT_ALLOW: Var.list({
     default: ['127.0.0.1', '::1', '::ffff:127.0.0.1'],
@@ -115,6 +120,7 @@ export function gatewayConfig(services: readonly ServiceManifest[], env: Env = p
       max: values.RATE_LIMIT_MAX,
       windowMs: values.RATE_LIMIT_WINDOW_MS,
       allow: values.RATE_LIMIT_ALLOW.filter((a) => a !== 'none'),
+      store: values.RATE_LIMIT_STORE,
     },
     /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed, as addresses or CIDRs. */
     trustProxy:

@@ -1,3 +1,5 @@
+// First: the OpenTelemetry SDK (when OTEL_EXPORTER_OTLP_ENDPOINT is set) before http, undici, pg.
+import '@platform/core/dist/tracing-preload.js';
 import { databaseOptions, serve } from '@platform/core';
 import { openDatabase } from '@platform/db';
 import { buildGateway } from './app.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   cookieBrowser,
   deadUrl,
+  eventually,
   sharedPostgres,
   startOpenIdProvider,
   startProcess,
@@ -19,6 +20,9 @@ import { SERVICES } from '../src/index';
 const root = join(__dirname, '..', '..', '..');
 const main = (app: string) => join(root, `apps/${app}/dist/main.js`);
 const SECRET = 'webhook secret of the deployment test';
+const METRICS = 'metrics token of the deployment test';
+/** The bootstrap key (an admin's): the audit trail is the admins' to read. */
+const BOOTSTRAP = 'plk_uw3t8IgpQMBl8P7ddItxgCwzXJVYKRS33KlsMI';
 
 let idp: OpenIdProvider;
 let database: { url: string; remove(): Promise<void> };
@@ -37,6 +41,11 @@ beforeAll(async () => {
     SESSION_SECRET: 'the deployment test session secret, 32+ characters',
     PLATFORM_URL: ports[0],
     FEATURE_GIT: 'true',
+    // Issue 38: every change audited through each service's outbox, metrics behind a token.
+    AUDIT_CHANGES: 'true',
+    AUDIT_RELAY_INTERVAL_MS: '500',
+    METRICS_TOKEN: METRICS,
+    PLATFORM_API_KEY: BOOTSTRAP,
   };
   const proxies: Record<string, string> = {};
   // One at a time: each migrates its own schema as it starts.
@@ -140,4 +149,44 @@ it("receives GitHub's signed delivery through the gateway, and refuses an unsign
   const signed = await deliver({ 'x-hub-signature-256': signature });
   expect([200, 201]).toContain(signed.status);
   expect((await deliver({})).status).toBe(401);
+});
+
+it('audits a change made through one gateway in the ledger service, by the person who made it', async () => {
+  // The catalog service's outbox, relayed through the gateway to the ledger service's process.
+  const events = await eventually(
+    async () => {
+      const res = await fetch(`${gateways[1]}/api/v1/ledger/events?action=catalog.createService`, {
+        headers: { 'x-api-key': BOOTSTRAP },
+      });
+      const rows = (await json(res)).data as Array<{ actor: string; metadata: object }> | undefined;
+      return rows && rows.length > 0 && rows;
+    },
+    { timeout: 20_000, what: 'the audit event of the change' },
+  );
+  expect(events).toEqual([
+    expect.objectContaining({
+      actor: 'ada@example.com',
+      service: 'catalog',
+      metadata: expect.objectContaining({ outcome: 'succeeded', method: 'POST' }),
+    }),
+  ]);
+}, 30_000);
+
+it('serves metrics on the gateway and a standalone service to a bearer of METRICS_TOKEN', async () => {
+  for (const url of [gateways[0], processes[0].url]) {
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^platform_http_requests_total\{/m);
+  }
+});
+
+it('answers from the in-process fallback once a proxied service is killed', async () => {
+  const pulse = processes[SERVICES.findIndex((s) => s.name === 'pulse')];
+  await pulse.kill('SIGKILL');
+  for (const gateway of gateways) {
+    const res = await browser.get(`${gateway}/api/v1/pulse/events`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-served-by')).toBe('in-process-fallback');
+  }
 });

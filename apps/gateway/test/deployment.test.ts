@@ -90,7 +90,13 @@ describe('docker-compose.yml', () => {
           Number,
         ),
       ).toContain(port);
-      expect(dockerfile).toContain(`CMD ["node", "apps/${app}/dist/main.js"]`);
+      // OpenTelemetry's SDK preloaded (it does nothing unless OTEL_EXPORTER_OTLP_ENDPOINT is set).
+      expect(dockerfile).toMatch(
+        new RegExp(
+          `^CMD \\["node", ("--require", "\\./libs/core/dist/tracing-preload\\.js", )?"apps/${app}/dist/main\\.js"\\]$`,
+          'm',
+        ),
+      );
       expect(dockerfile).toMatch(new RegExp(`npx tsc -b apps/${app}\\b`));
       const manifest = SERVICES.find((s) => s.name === app);
       expect(port).toBe(manifest ? manifest.defaultPort : 3000);

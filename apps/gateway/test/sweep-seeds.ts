@@ -40,6 +40,7 @@ async function seed() {
   const records: Array<[string, object]> = [
     ['/api/v1/ledger/events', { action: 'sweep' }],
     ['/api/v1/ledger/policies', { name: 'sweep', retentionDays: 30 }],
+    ['/api/v1/ledger/sinks', { name: 'sweep', kind: 'syslog', host: '127.0.0.1', port: 514 }],
     [
       '/api/v1/ledger/classifications',
       { serviceId: 's', field: 'a', level: 'pii', justification: 'j' },

@@ -23,6 +23,19 @@ const VARIABLES = declareVariables({
     description:
       'How often the audit service signs its chain head when it has moved (first run at the first start; the schedule is kept in the database across restarts and instances); `0` signs only on request',
   }),
+  LEDGER_SINK_INTERVAL_MS: Var.int({
+    default: 5000,
+    min: 0,
+    max: 3_600_000,
+    unit: 'ms',
+    description:
+      'How often new audit events are pushed to the sinks (webhooks, syslog); `0` turns delivery off',
+  }),
+  LEDGER_SINK_ALLOW_PRIVATE_TARGETS: Var.bool({
+    default: false,
+    description:
+      'Let sinks reach loopback, private and link-local addresses (a SIEM on the internal network)',
+  }),
 });
 
 export const LEDGER_VARIABLES = VARIABLES.variables;
@@ -37,6 +50,11 @@ export function ledgerConfig(env: Env) {
     signingKey:
       signingKey === undefined ? undefined : parseSigningKey('LEDGER_SIGNING_KEY', signingKey),
     signingIntervalMs: values.LEDGER_SIGNING_INTERVAL_MS,
+    sinkIntervalMs: values.LEDGER_SINK_INTERVAL_MS,
+    sinkPolicy: {
+      allowPrivate: values.LEDGER_SINK_ALLOW_PRIVATE_TARGETS,
+      setting: 'LEDGER_SINK_ALLOW_PRIVATE_TARGETS',
+    },
   };
 }
 

@@ -8,6 +8,7 @@ export interface LedgerDatabase {
   policies: PoliciesTable;
   classifications: ClassificationsTable;
   signed_heads: SignedHeadsTable;
+  sinks: SinksTable;
 }
 
 export interface EventsTable {
@@ -79,7 +80,28 @@ export interface ClassificationsTable {
 }
 
 /** The ledger's schema, or a transaction on it. */
+export interface SinksTable {
+  id: string;
+  name: string;
+  kind: 'webhook' | 'syslog';
+  url: string | null;
+  host: string | null;
+  port: number | null;
+  tls: Generated<boolean>;
+  format: Generated<'ndjson' | 'ocsf'>;
+  secret_encrypted: string | null;
+  enabled: Generated<boolean>;
+  cursor: Generated<number>;
+  failures: Generated<number>;
+  last_error: Generated<string | null>;
+  next_attempt_at: Generated<Date>;
+  delivered_at: Generated<Date | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export type LedgerDb = Kysely<LedgerDatabase>;
+export type SinkRow = Selectable<SinksTable>;
 export type EventRow = Selectable<EventsTable>;
 export type ChainHead = Pick<Selectable<ChainHeadTable>, 'seq' | 'hash'>;
 export type PolicyRow = Selectable<PoliciesTable>;

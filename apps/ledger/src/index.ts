@@ -5,6 +5,10 @@ import type { LedgerDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
 import { applyAll } from './domain/retention.js';
 import { classificationRoutes } from './routes/classifications.js';
+import { changeRoutes } from './routes/changes.js';
+import { exportRoutes } from './routes/export.js';
+import { sinkRoutes } from './routes/sinks.js';
+import { deliverSinks } from './domain/sinks.js';
 import { eventRoutes } from './routes/events.js';
 import { policyRoutes } from './routes/policies.js';
 import { signatureRoutes } from './routes/signatures.js';
@@ -23,8 +27,21 @@ export const ledger = defineService<LedgerDatabase, LedgerConfig, LedgerState>({
   variables: LEDGER_VARIABLES,
   config: ledgerConfig,
   setup: ledgerState,
-  routes: [eventRoutes, signatureRoutes, policyRoutes, classificationRoutes],
-  jobs: ({ db, config }) => [
+  routes: [
+    eventRoutes,
+    changeRoutes,
+    exportRoutes,
+    sinkRoutes,
+    signatureRoutes,
+    policyRoutes,
+    classificationRoutes,
+  ],
+  jobs: ({ db, config, auth }) => [
+    {
+      name: 'sinks',
+      intervalMs: config.sinkIntervalMs,
+      task: (signal) => deliverSinks(db, auth, config.sinkPolicy, signal),
+    },
     {
       name: 'retention',
       intervalMs: config.retentionIntervalMs,

@@ -1,3 +1,5 @@
+// First: the OpenTelemetry SDK (when OTEL_EXPORTER_OTLP_ENDPOINT is set) before http, undici, pg.
+import '@platform/core/dist/tracing-preload.js';
 import { runStandalone } from '@platform/core';
 import { ledger } from './index.js';
 

@@ -27,6 +27,7 @@ import { ApiError, codeForStatus, type ErrorCode, ERROR_STATUS } from './errors.
 import { serializerCompiler } from './serializers.js';
 import { declareNoQuery, schemaErrorFormatter, validatorCompiler } from './validation.js';
 import { jsonBodiesOnly } from './json-bodies.js';
+import { observeRequests, type MetricsOptions } from './metrics.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -65,6 +66,7 @@ export interface AppOptions {
    * service behind the gateway trusts it: the gateway sets it, overwriting any client's.
    */
   trustForwardedHost?: boolean;
+  metrics?: MetricsOptions; // Prometheus metrics, and `GET /metrics` with `route` (metrics.ts)
 }
 
 /** Node's default: a request line and headers larger than this answer 431. */
@@ -201,6 +203,7 @@ export function createApp(options: AppOptions = {}): App {
     if (draining) reply.header('connection', 'close');
     done(null, payload);
   });
+  if (options.metrics) observeRequests(app, options.metrics);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(options.notFound ?? notFoundHandler);
   return app;

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import { createApp, type App, type AppOptions } from './app.js';
 import { recordAccess } from './auth/index.js';
 import { openApiInfo } from './openapi.js';
+import { recordTemplates } from './metrics.js';
 import type { MountOptions, ServiceManifest } from './service.js';
 
 /**
@@ -18,6 +19,8 @@ export async function buildServiceApp<Config>(
   const app = createApp({ trustForwardedHost: true, ...options, hostRoutes });
   // Each route's declaration, as the gateway's proxy asks it of its in-process copy.
   recordAccess(app);
+  // Each route's template, as the gateway's metrics label a request it forwarded (metrics.ts).
+  recordTemplates(app);
   await app.register(swagger, openApiInfo(manifest.title, manifest.version));
   await app.register(manifest.plugin, mount);
   await app.ready();

@@ -12,6 +12,7 @@ import type {
 import type { Env } from './config.js';
 import type { HostRoute } from './hosts.js';
 import type { JobQueue, JobQueueOptions, PeriodicJob } from './jobs/index.js';
+import type { AuditSettings } from './audit/relay.js';
 
 /** The types of a service: what `defineService` is told, and what its routes and hosts get. */
 
@@ -162,6 +163,12 @@ export interface MountOptions<Config = unknown> {
   trusted?: boolean;
   /** How the service reaches the others (and checks API keys when standalone). */
   platform?: PlatformLink;
+  /**
+   * Audit every state-changing request (libs/core/src/audit): the outbox table must exist
+   * (`migrateCore`); the relay delivers to the ledger through `platform`, at once and every
+   * `intervalMs` (periodic job, where `jobs` is on). Off when absent.
+   */
+  audit?: AuditSettings & { intervalMs: number };
 }
 
 /** A service as the gateway, a standalone server and the tests see it. */

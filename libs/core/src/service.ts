@@ -14,6 +14,7 @@ import { declareNoQuery } from './validation.js';
 import { serviceUnavailable } from './errors.js';
 import { JobQueue, runPeriodically } from './jobs/index.js';
 import { ok, responses } from './schemas.js';
+import { AuditRelay, auditChanges, auditedRoute, type OutboxDb } from './audit/index.js';
 import type {
   Closable,
   MountOptions,
@@ -66,6 +67,14 @@ export function defineService<DB, Config = undefined, State = undefined>(
     const access = authorizationOptions(name, platformLink, auth);
     // Every route decides by its own declaration, in the gateway, proxied or standalone alike.
     authorizeRequests(scope, name, access);
+    // Every change audited (audit/): the outbox written around each state-changing request.
+    const relay =
+      options.audit &&
+      new AuditRelay(name, db as unknown as OutboxDb, platform, auth, options.audit, scope.log);
+    if (relay) {
+      auditChanges(scope, { service: name, db: db as unknown as OutboxDb, delivered: relay.kick });
+      scope.addHook('onClose', () => relay.close());
+    }
     scope.addHook('onRoute', (route) => {
       const schema = (route.schema ??= {}) as {
         tags?: string[];
@@ -73,11 +82,14 @@ export function defineService<DB, Config = undefined, State = undefined>(
         security?: unknown[];
         hide?: boolean;
         querystring?: unknown;
+        'x-audited'?: boolean;
       };
       schema.tags ??= [name];
       declareNoQuery(schema);
       // Public routes need no credentials: the document says so (no security requirement).
       if (route.config?.public) schema.security = [];
+      // Whether each call lands in the audit trail (AUDIT_CHANGES): the document says so.
+      if (auditedRoute([route.method].flat().map(String), route.config)) schema['x-audited'] = true;
       if (schema.operationId && !schema.operationId.startsWith(`${name}.`))
         schema.operationId = `${name}.${schema.operationId}`;
     });
@@ -141,6 +153,12 @@ export function defineService<DB, Config = undefined, State = undefined>(
     }
     if (jobs) {
       for (const job of definition.jobs?.(ctx) ?? []) runPeriodically(queue, job);
+      if (relay && options.audit)
+        runPeriodically(queue, {
+          name: 'audit-relay',
+          intervalMs: options.audit.intervalMs,
+          task: () => relay.run(),
+        });
       scope.addHook('onReady', () => queue.startPolling());
     }
   };

@@ -5,6 +5,16 @@ import type { App } from './app.js';
 import { loggerOptions } from './logging.js';
 import { authSettings } from './auth/index.js';
 import { buildServiceApp } from './service-app.js';
+import { migrateCore } from './audit/index.js';
+import { jobGauges, Metrics } from './metrics.js';
+import { traceMixin } from './tracing.js';
+
+/** A standalone service's metrics: its requests, and its jobs. */
+function serviceMetrics(db: PlatformDatabase, name: string) {
+  const metrics = new Metrics({ service: name });
+  jobGauges(metrics, db, [name]);
+  return metrics;
+}
 import type { ServiceManifest } from './service.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -56,6 +66,41 @@ export const SERVER = declareVariables({
     description:
       "Longest a client may take to send its whole request, body included; then 408. Node's own default: a 200 MB FOCUS upload takes about 80 s to stream in, and headers still must come within `HEADERS_TIMEOUT_MS`",
   }),
+  AUDIT_CHANGES: Var.bool({
+    default: false,
+    description:
+      "Record every successful change (a POST, PUT, PATCH or DELETE whose access action is create, update, delete or manage; the OpenAPI document marks them `x-audited`) in the ledger as `<service>.<operationId>` with its actor, resource and outcome, through an outbox in the service's own schema written before the handler runs and completed before the answer leaves (an acknowledged change never lacks its event). Ingestion (pulse events), invocations (inference calls) and reads sent as POST are not audited per call",
+  }),
+  AUDIT_RELAY_INTERVAL_MS: Var.int({
+    default: 10_000,
+    min: 100,
+    unit: 'ms',
+    description:
+      'How often the audit outbox is delivered to the ledger besides right after each change (retries after a ledger outage)',
+  }),
+  AUDIT_PENDING_GRACE_MS: Var.int({
+    default: 600_000,
+    min: 1000,
+    unit: 'ms',
+    description:
+      'An outbox row still pending this long (its process died between the change and the answer) is delivered with outcome `unknown`; keep it above `REQUEST_TIMEOUT_MS`',
+  }),
+  METRICS_TOKEN: Var.string({
+    accepts: 'a long random string',
+    description:
+      'A bearer token that may read `GET /metrics` (Prometheus: `authorization: { credentials: ... }`); unset: only admins may (and nobody with authentication off)',
+  }),
+  // Read by OpenTelemetry's SDK itself (tracing-preload.ts), declared here to be documented and
+  // accepted in deployments; the SDK's other standard OTEL_* variables apply too.
+  OTEL_EXPORTER_OTLP_ENDPOINT: Var.string({
+    accepts: 'an http(s) URL',
+    description:
+      'Where traces go over OTLP/HTTP (`<this>/v1/traces`), with the SDK preloaded (`node --require ./libs/core/dist/tracing-preload.js`; the gateway and ledger load it themselves); unset: no tracing, nothing loaded. The standard `OTEL_*` variables (`OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_TRACES_SAMPLER`, ...) apply',
+  }),
+  OTEL_SERVICE_NAME: Var.string({
+    accepts: 'a name',
+    description: "The service name on this process's spans (default `platform`)",
+  }),
   SHUTDOWN_TIMEOUT_MS: Var.int({
     default: 15_000,
     min: 0,
@@ -78,6 +123,14 @@ export function serverConfig(env: Env, defaultPort: number) {
     logLevel: values.LOG_LEVEL,
     timeouts: { headersMs: values.HEADERS_TIMEOUT_MS, requestMs: values.REQUEST_TIMEOUT_MS },
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    metricsToken: values.METRICS_TOKEN,
+    /** AUDIT_*: the audit outbox's settings, or undefined when changes are not audited. */
+    audit: values.AUDIT_CHANGES
+      ? {
+          intervalMs: values.AUDIT_RELAY_INTERVAL_MS,
+          pendingGraceMs: values.AUDIT_PENDING_GRACE_MS,
+        }
+      : undefined,
   };
 }
 
@@ -161,6 +214,7 @@ export async function runStandalone(manifest: ServiceManifest) {
   const config = standaloneConfig(manifest);
   const db = await openDatabase(databaseOptions(config));
   await migrateSchema(db, manifest.name, manifest.migrations);
+  await migrateCore(db, manifest.name);
   const app = await buildServiceApp(
     manifest,
     {
@@ -169,8 +223,16 @@ export async function runStandalone(manifest: ServiceManifest) {
       jobs: true,
       auth: config.auth,
       platform: { url: config.platformUrl },
+      audit: config.audit,
     },
-    { logger: loggerOptions(config.logLevel), timeouts: config.timeouts },
+    {
+      logger: { ...loggerOptions(config.logLevel), mixin: traceMixin },
+      timeouts: config.timeouts,
+      metrics: {
+        metrics: serviceMetrics(db, manifest.name),
+        route: { token: config.metricsToken, authOn: config.auth.enabled },
+      },
+    },
   );
   await serve(app, db, config);
   return app;

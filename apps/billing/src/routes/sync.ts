@@ -76,7 +76,7 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, state }) => {
     uploads.post(
       '/sync/focus',
       {
-        config: { access: UPLOAD },
+        config: { access: UPLOAD, audit: true },
         schema: {
           operationId: 'uploadFocus',
           summary: 'Sync costs from an uploaded FOCUS CSV',

@@ -1,6 +1,6 @@
 import { eventHash, personalHash } from './chain.js';
 import type { ChainHead, EventRow, LedgerDb } from '../database.js';
-import { extendChain, withChainHeadLocked } from '../repositories/events.js';
+import { extendChain, findIds, withChainHeadLocked } from '../repositories/events.js';
 
 /** An event as reported: what the chain adds to it is linked in by `appendEvents`. */
 export type NewEvent = Omit<
@@ -93,4 +93,25 @@ export class ChainAppender {
       else for (const pending of group) await this.commit([pending]);
     }
   }
+}
+
+/**
+ * Appends, in order, those of `events` whose id is not in the chain yet (a redelivery of the same
+ * outbox rows appends nothing): the check and the append under the chain head's lock.
+ */
+export function appendOnce(db: LedgerDb, events: NewEvent[]): Promise<EventRow[]> {
+  return withChainHeadLocked(db, async (trx, head) => {
+    const known = new Set(
+      (await findIds(
+        trx,
+        events.map((e) => e.id),
+      )) as string[],
+    );
+    const fresh = events.filter(
+      (e, i) => !known.has(e.id) && events.findIndex((o) => o.id === e.id) === i,
+    );
+    const rows = link(fresh, head);
+    await extendChain(trx, rows);
+    return rows;
+  });
 }

@@ -34,6 +34,13 @@ export const findEvent = (db: LedgerDb, id: string) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow(() => notFound('Audit event', id));
 
+/** Which of these event ids the chain holds. */
+export async function findIds(db: LedgerDb, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('events').select('id').where('id', 'in', ids).execute();
+  return rows.map((r) => r.id);
+}
+
 const chainHead = (db: LedgerDb) =>
   db.selectFrom('chain_head').select(['seq', 'hash']).where('id', '=', 1);
 

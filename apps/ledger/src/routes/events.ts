@@ -65,7 +65,8 @@ export const eventRoutes: LedgerRoutes = async (app, { db, config, auth, state }
   app.post(
     '/events',
     {
-      config: { access: { resource: 'ledger.event', action: 'create' } },
+      // An event recorded is the trail itself, not a change to audit again.
+      config: { access: { resource: 'ledger.event', action: 'create' }, audit: false },
       schema: {
         operationId: 'createEvent',
         summary: 'Record an audit event',

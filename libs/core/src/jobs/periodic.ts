@@ -4,7 +4,8 @@ export interface PeriodicJob {
   name: string;
   /** Pause between the end of one run and the start of the next; 0 or less turns the job off. */
   intervalMs: number;
-  task: () => Promise<unknown>;
+  /** `signal`: aborted when this instance stops or lost the run (another instance may take it). */
+  task: (signal: AbortSignal) => Promise<unknown>;
 }
 
 /**
@@ -16,5 +17,9 @@ export interface PeriodicJob {
  */
 export function runPeriodically<DB>(queue: JobQueue<DB>, job: PeriodicJob): void {
   if (job.intervalMs <= 0) return;
-  queue.define({ kind: `periodic:${job.name}`, repeatMs: job.intervalMs, handler: job.task });
+  queue.define({
+    kind: `periodic:${job.name}`,
+    repeatMs: job.intervalMs,
+    handler: (_payload, ctx) => job.task(ctx.signal),
+  });
 }

@@ -12,6 +12,7 @@ import {
   type JobsDb,
   type Outcome,
 } from './repository.js';
+import { captureTraceContext, inSpan } from '../tracing.js';
 import {
   INTERRUPTED,
   JobFailure,
@@ -68,6 +69,7 @@ export class JobQueue<DB = unknown> {
       payload,
       maxAttempts: definition.maxAttempts ?? 3,
       resumable: resumable && definition.resumable !== false,
+      traceContext: captureTraceContext(),
     });
     const enqueue = async (payload: Payload, options: { runAt?: Date } = {}) => {
       const job = await insertJob(this.jobs, { ...stored(payload, true), ...options });
@@ -219,12 +221,13 @@ export class JobQueue<DB = unknown> {
         abort.abort();
         throw new Error(`Job ${job.id} was taken over by another run; this one writes nothing`);
       };
-      const result = await definition.handler(job.payload, {
-        job,
-        transient,
-        signal: abort.signal,
-        fence,
-      });
+      // A span of its own, in the trace of the request that queued it (tracing.ts).
+      const result = await inSpan(
+        `job ${job.kind}`,
+        job.trace_context,
+        { 'job.id': job.id, 'job.kind': job.kind, 'job.attempt': job.attempts },
+        () => definition.handler(job.payload, { job, transient, signal: abort.signal, fence }),
+      );
       outcome = definition.repeatMs
         ? { status: 'queued', afterMs: definition.repeatMs, error: null, resetAttempts: true }
         : { status: 'completed', result };

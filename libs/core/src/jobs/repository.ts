@@ -24,6 +24,8 @@ export interface JobsTable {
   key: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** W3C trace context of the request that queued it (a libs/core migration adds the column). */
+  trace_context?: Record<string, string> | null;
 }
 
 /** The service's schema as far as jobs go (any service's Kysely, seen through this table). */
@@ -48,6 +50,8 @@ export interface NewJob {
   resumable: boolean;
   runAt?: Date;
   key?: string;
+  /** Only when tracing is on (the column exists where processes export traces). */
+  traceContext?: Record<string, string>;
 }
 
 /**
@@ -76,6 +80,7 @@ export function insertJob(
       resumable: job.resumable,
       run_at: job.runAt ?? sql<Date>`now()`,
       key: job.key ?? null,
+      ...(job.traceContext ? { trace_context: jsonb(job.traceContext) } : {}),
       ...held,
     })
     .returningAll()
