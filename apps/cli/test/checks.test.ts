@@ -13,46 +13,74 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => platform.stop());
 
-describe('palette import matches tokens by group and name', () => {
-  it('refuses a file whose tokens share a name, naming both paths, and writes nothing', async () => {
+describe('palette import sends the files to the palette, which checks them', () => {
+  const srgb = (r: number, g: number, b: number) => ({ colorSpace: 'srgb', components: [r, g, b] });
+
+  it('refuses a broken file whole, every problem listed with its path, and writes nothing', async () => {
     const file = join(tempDir(), 'tokens.json');
     writeFileSync(
       file,
       JSON.stringify({
         color: {
           $type: 'color',
-          blue: { 500: { $value: '#3b82f6' } },
-          red: { 500: { $value: '#ef4444' } },
+          blue: { 500: { $value: 'not-a-color' } },
+          red: { 500: { $value: srgb(1, 0, 0) } },
         },
+        size: { $type: 'dimension', 1: { $value: '4 px' } },
       }),
     );
     const res = await cli(['palette', 'import', file], env);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain('color.blue.500 and color.red.500 would both be the token 500');
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toContain('Import refused, nothing written: 2 problems');
+    expect(res.stderr).toContain('document#/color/blue/500/$value: a color is an object');
+    expect(res.stderr).toContain('document#/size/1/$value: a dimension is an object');
     expect(await json(['palette', 'tokens', 'list'], env)).toEqual([]);
   });
 
-  it('updates the token at the same path; one of that name elsewhere is refused, not moved', async () => {
-    await json(
-      ['palette', 'tokens', 'create', 'ink', '--category', 'color', '--value', '#000'],
-      env,
-    );
-    await cli(['palette', 'tokens', 'update', 'ink', '--group', 'text'], env);
+  it('imports tokens that share a last segment; updates the token at the same path', async () => {
     const file = join(tempDir(), 'tokens.json');
-    writeFileSync(file, JSON.stringify({ text: { ink: { $type: 'color', $value: '#111111' } } }));
-    expect(await json(['palette', 'import', file], env)).toEqual({
+    const tree = {
+      color: {
+        $type: 'color',
+        blue: { 500: { $value: srgb(0, 0, 1) } },
+        red: { 500: { $value: srgb(1, 0, 0) } },
+      },
+    };
+    writeFileSync(file, JSON.stringify(tree));
+    const dry = await json(['palette', 'import', file, '--dry-run'], env);
+    expect(dry).toMatchObject({ dryRun: true, created: 2 });
+    expect(await json(['palette', 'tokens', 'list'], env)).toEqual([]);
+    expect(await json(['palette', 'import', file], env)).toMatchObject({ created: 2, updated: 0 });
+    tree.color.red[500].$value = srgb(0.9, 0, 0);
+    writeFileSync(file, JSON.stringify(tree));
+    expect(await json(['palette', 'import', file], env)).toMatchObject({
       created: 0,
       updated: 1,
-      tokens: 1,
+      unchanged: 1,
     });
-    writeFileSync(file, JSON.stringify({ brand: { ink: { $type: 'color', $value: '#222222' } } }));
-    const moved = await cli(['palette', 'import', file], env);
-    expect(moved.code).toBe(2);
-    expect(moved.stderr).toContain("brand.ink: the palette's token ink is at text.ink");
-    expect(await json(['palette', 'tokens', 'get', 'ink'], env)).toMatchObject({
-      group: 'text',
-      value: { default: '#111111' },
-    });
+    const red = await json(['palette', 'tokens', 'get', 'color-red-500'], env);
+    expect(red).toMatchObject({ group: 'color.red', value: { default: 'color(srgb 0.9 0 0)' } });
+  });
+
+  it("reads a resolver's $ref files from its own directory only", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'tokens'));
+    writeFileSync(join(dir, 'secret.json'), JSON.stringify({ n: { $type: 'number', $value: 1 } }));
+    const resolver = join(dir, 'tokens', 'resolver.json');
+    writeFileSync(
+      resolver,
+      JSON.stringify({
+        version: '2025.10',
+        sets: { s: { sources: [{ $ref: '../secret.json' }] } },
+        resolutionOrder: [{ $ref: '#/sets/s' }],
+      }),
+    );
+    const res = await cli(['palette', 'import', resolver], env);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(
+      '$ref ../secret.json: a resolver reads files from its own directory only',
+    );
+    expect(await json(['palette', 'tokens', 'list'], env)).toHaveLength(2);
   });
 });
 

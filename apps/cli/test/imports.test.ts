@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { cli, json, startGateway, tempDir } from './helpers';
 
 let platform: Awaited<ReturnType<typeof startGateway>>;
@@ -71,11 +71,13 @@ describe('catalog import', () => {
     const res = await cli(['catalog', 'import', dir], env);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
+    // Each problem names the file it is in, as the import was sent it (relative to the CLI's cwd).
+    const file = relative(process.cwd(), join(dir, 'catalog-info.yaml'));
     for (const part of [
       'Import refused, nothing written',
-      'Component orders: spec.owner group:ghosts: no group ghosts',
-      'Component orders: spec.system system:nowhere: no system nowhere',
-      'Resource orders-db: spec.owner group:payments: no group payments',
+      `Component orders (${file}): spec.owner group:default/ghosts: no group ghosts`,
+      `Component orders (${file}): spec.system system:default/nowhere: no system nowhere`,
+      `Resource orders-db (${file}): spec.owner group:default/payments: no group payments`,
     ])
       expect(res.stderr).toContain(part);
     expect(await json(['catalog', 'services', 'list'], env)).toEqual([]);
@@ -119,6 +121,64 @@ describe('catalog import', () => {
     );
   });
 
+  it('says which Location targets it followed: the files it sent, never others', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'services'));
+    writeFileSync(join(dir, 'catalog-info-org.yaml'), DESCRIPTORS);
+    writeFileSync(join(dir, 'services', 'catalog-info.yaml'), COMPONENTS);
+    const location = `apiVersion: backstage.io/v1alpha1
+kind: Location
+metadata:
+  name: everything
+spec:
+  type: file
+  targets: [./services/catalog-info.yaml, ./elsewhere/catalog-info.yaml]
+`;
+    writeFileSync(join(dir, 'catalog-info.yaml'), location);
+    const dry = await cli(['catalog', 'import', dir, '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('location everything: ./services/catalog-info.yaml followed\n');
+    expect(dry.stdout).toMatch(
+      /location everything: \.\/elsewhere\/catalog-info\.yaml not followed \(.*elsewhere\/catalog-info\.yaml is not a document of this import/,
+    );
+  });
+
+  it("follows Locations to the repository's other files, as Backstage reads them", async () => {
+    // Backstage's example layout: all.yaml (no catalog-info.yaml) names the other files.
+    const dir = tempDir();
+    mkdirSync(join(dir, 'components'));
+    const doc = (kind: string, name: string, spec: string) =>
+      `apiVersion: backstage.io/v1alpha1\nkind: ${kind}\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
+    writeFileSync(
+      join(dir, 'all.yaml'),
+      doc(
+        'Location',
+        'example-all',
+        '  targets: [./org.yaml, ./components/*.yaml, ./missing.yaml, ../outside.yaml]\n',
+      ),
+    );
+    writeFileSync(join(dir, 'org.yaml'), doc('Group', 'loc-team', '  type: team\n'));
+    for (const name of ['loc-a', 'loc-b'])
+      writeFileSync(
+        join(dir, 'components', `${name}.yaml`),
+        doc('Component', name, '  type: service\n  owner: loc-team\n'),
+      );
+    writeFileSync(join(dir, 'components', 'notes.txt'), 'not named');
+    const res = await cli(['catalog', 'import', dir], env);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^3 created, 0 updated, 0 unchanged\n/);
+    const all = relative(process.cwd(), join(dir, 'all.yaml'));
+    for (const line of [
+      'location example-all: ./components/*.yaml followed',
+      'location example-all: ./org.yaml followed',
+      `skipped  ${all}: Location example-all target ./missing.yaml: no such file`,
+    ])
+      expect(res.stdout).toContain(`${line}\n`);
+    expect(res.stdout).toMatch(/location example-all: \.\.\/outside\.yaml not followed/);
+    const services = await json(['catalog', 'services', 'list', '--owner', 'loc-team'], env);
+    expect(services.map((s: { name: string }) => s.name)).toEqual(['loc-a', 'loc-b']);
+  });
+
   it('refuses a file that is not YAML with exit 2', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'catalog-info.yaml'), 'kind: [unclosed\n');
@@ -158,7 +218,7 @@ describe('pulse import', () => {
 });
 
 describe('palette import', () => {
-  it('round-trips the DTCG export: export, import elsewhere, export again gives the same tokens', async () => {
+  it('round-trips the DTCG 2025.10 export: export, delete, import, export again gives the same file', async () => {
     const tokens = [
       ['blue', 'color', '#1d4ed8', '--data', '{"dark":"#93c5fd","group":"brand"}'],
       ['primary', 'color', '{brand.blue}', '--group', 'brand'],
@@ -177,20 +237,35 @@ describe('palette import', () => {
       );
       expect(res.stderr).toBe('');
     }
+    // What a token is, as the palette shows it: its values survive the round trip.
+    const listed = async () =>
+      (await json(['palette', 'tokens', 'list'], env))
+        .map((t: Record<string, unknown>) => ({
+          name: t.name,
+          category: t.category,
+          value: t.value,
+          cssVariable: t.cssVariable,
+          group: t.group,
+        }))
+        .sort((a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name));
+    const before = await listed();
+    expect(before).toHaveLength(tokens.length);
     const dir = tempDir();
     const file = join(dir, 'tokens.json');
-    expect((await cli(['palette', 'export', '--format', 'json', '-o', file], env)).code).toBe(0);
+    expect((await cli(['palette', 'export', '--format', 'dtcg', '-o', file], env)).code).toBe(0);
     const exported = readFileSync(file, 'utf8');
 
     for (const [name] of [...tokens].reverse())
       expect((await cli(['palette', 'tokens', 'delete', name, '--quiet'], env)).code).toBe(0);
     const imported = await json(['palette', 'import', file], env);
-    expect(imported).toEqual({ created: tokens.length, updated: 0, tokens: tokens.length });
-    const again = await json(['palette', 'export', '--format', 'json'], env);
+    expect(imported).toMatchObject({ created: tokens.length, updated: 0, modes: ['theme:dark'] });
+    expect(await listed()).toEqual(before);
+    const again = await json(['palette', 'export', '--format', 'dtcg'], env);
     expect(again.output.trim()).toBe(exported.trim());
     expect(await json(['palette', 'import', file], env)).toMatchObject({
       created: 0,
-      updated: tokens.length,
+      updated: 0,
+      unchanged: tokens.length,
     });
   }, 90_000); // 22 CLI processes, one after another: 30 s on a loaded machine
 });

@@ -11,6 +11,34 @@ export interface PaletteDatabase {
   component_tokens: LinkTable & { component_id: string; token_id: string };
   pattern_components: LinkTable & { pattern_id: string; component_id: string };
   rule_components: LinkTable & { rule_id: string; component_id: string };
+  token_mode_values: TokenModeValuesTable;
+  modes: ModesTable;
+  modifiers: ModifiersTable;
+}
+
+/** A token's value in a mode other than light and dark (`<modifier>:<context>`). */
+export interface TokenModeValuesTable {
+  token_id: string;
+  mode: string;
+  /** CSS text, or an alias `{path}` of `value_ref`. */
+  value: string;
+  value_ref: string | null;
+  /** The DTCG `$value` as the file wrote it (JSON text). */
+  source: string | null;
+}
+
+/** The default context of a modifier an import read (the DTCG export names it so). */
+export interface ModifiersTable {
+  name: string;
+  default_context: string;
+}
+
+/** Where a mode's values go in the CSS export. */
+export interface ModesTable {
+  name: string;
+  selector: string;
+  media: string | null;
+  position: Generated<number>;
 }
 
 /** The columns every kind of record has. */
@@ -39,6 +67,17 @@ export interface TokensTable extends NamedTable {
   css_variable: string;
   tailwind_key: string;
   group: string | null;
+  /** The DTCG path of an imported token (when it is not `group.name`). */
+  path: Generated<string | null>;
+  /** The DTCG source of an imported token, JSON text of a TokenSource. */
+  source: Generated<string | null>;
+}
+
+export interface TokenSource {
+  value: unknown;
+  dark?: unknown;
+  deprecated?: boolean | string;
+  extensions?: Record<string, unknown>;
 }
 
 /** Where a component is in its life. */
@@ -108,6 +147,8 @@ export type RecordTable = 'tokens' | 'components' | 'patterns' | 'standards' | '
 /** The columns a create sets: the database makes the id and the stamps. */
 export type New<Table> = Omit<Insertable<Table>, 'id' | 'created' | 'updated'>;
 export type TokenRow = Selectable<TokensTable>;
+export type TokenModeValueRow = Selectable<TokenModeValuesTable>;
+export type ModeRow = Selectable<ModesTable>;
 export type ComponentRow = Selectable<ComponentsTable>;
 export type PatternRow = Selectable<PatternsTable>;
 export type StandardRow = Selectable<StandardsTable>;

@@ -4,6 +4,7 @@ import type { PaletteDatabase } from './database.js';
 import { migrations } from './migrations/index.js';
 import { componentRoutes } from './routes/components.js';
 import { exportRoutes } from './routes/exports.js';
+import { importRoutes } from './routes/import.js';
 import { patternRoutes } from './routes/patterns.js';
 import { ruleRoutes } from './routes/rules.js';
 import { searchRoutes } from './routes/search.js';
@@ -20,6 +21,7 @@ export const palette = defineService<PaletteDatabase>({
   routes: [
     tokenRoutes,
     exportRoutes,
+    importRoutes,
     componentRoutes,
     patternRoutes,
     standardRoutes,

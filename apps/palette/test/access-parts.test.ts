@@ -119,3 +119,37 @@ describe('records made before ownership', () => {
     expect((await admin().del('/standards/legacy')).status).toBe(200);
   });
 });
+
+describe("an import's modes", () => {
+  it("change an existing mode's selector or media query for admins only", async () => {
+    const file = (selector: string, media: string | null = null) => ({
+      resolver: {
+        version: '2025.10',
+        sets: { s: { sources: [{ hue: { $type: 'number', $value: 1 } }] } },
+        modifiers: { brand: { contexts: { a: [], b: [{ hue: { $value: 2 } }] }, default: 'a' } },
+        resolutionOrder: [{ $ref: '#/sets/s' }, { $ref: '#/modifiers/brand' }],
+      },
+      modes: { 'brand:b': { selector, media } },
+    });
+    expect((await as(CALLERS.owner).post('/import', file('.brand-b'))).status).toBe(200);
+    const modes = (await admin().get('/modes')).body.data;
+    for (const [selector, media] of [
+      ['.other', null],
+      ['.brand-b', '(prefers-contrast: more)'],
+    ] as const) {
+      const refused = await as(CALLERS.owner).post('/import', file(selector, media));
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toBe(
+        'owner@example.com may not change the selector or media query of mode brand:b: the role admin is needed, nothing written',
+      );
+    }
+    expect((await admin().get('/modes')).body.data).toEqual(modes);
+    expect((await as(CALLERS.owner).post('/import', file('.brand-b'))).status).toBe(200);
+    expect((await admin().post('/import', file('.other'))).status).toBe(200);
+    expect((await admin().get('/modes')).body.data).toContainEqual({
+      name: 'brand:b',
+      selector: '.other',
+      media: null,
+    });
+  });
+});

@@ -119,6 +119,6 @@ describe('GET /export', () => {
   it('rejects an unknown format', async () => {
     const { status, body } = await svc.get('/export?format=scss');
     expect(status).toBe(400);
-    expect(body.error.message).toBe('format must be one of: css, json, tailwind, tailwind4');
+    expect(body.error.message).toBe('format must be one of: css, json, dtcg, tailwind, tailwind4');
   });
 });

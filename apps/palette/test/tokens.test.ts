@@ -21,6 +21,8 @@ describe('tokens', () => {
       category: 'color',
       value: { default: '#0055ff', dark: 'oklch(80% 0.1 250)' },
       aliases: { default: null, dark: null },
+      modes: {},
+      path: null,
       cssVariable: '--color-brand-primary',
       tailwindKey: 'brand-primary',
       group: 'brand',
@@ -53,7 +55,7 @@ describe('tokens', () => {
     [{ name: 'x', value: '#fff' }, 'Category is required (category)'],
     [
       { name: 'x', category: 'colour', value: '#fff' },
-      'category must be one of: color, spacing, typography, radius, shadow, opacity, z-index, motion, breakpoint, border, font-family, font-weight, line-height, letter-spacing, easing',
+      'category must be one of: color, spacing, typography, radius, shadow, opacity, z-index, motion, breakpoint, border, font-family, font-weight, line-height, letter-spacing, easing, dimension, number, stroke-style, border-composite, transition, gradient, text-style',
     ],
     [{ name: 'x', category: 'color' }, 'Value is required (value)'],
     [

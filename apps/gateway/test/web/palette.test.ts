@@ -253,4 +253,47 @@ describe('the design system’s records', () => {
     expect(json.brand['brand-red']).toMatchObject({ $type: 'color', $value: '#ff0000' });
     await expectCleanPage(opened, 'palette-export');
   });
+
+  it('imports DTCG files after a dry run, and shows a mode’s values in the gallery', async () => {
+    const opened = await web.open('/palette/import');
+    const { page } = opened; // a resolver with a brand modifier, and the two files it names
+    const files = {
+      'brand.resolver.json': {
+        version: '2025.10',
+        sets: { base: { sources: [{ $ref: 'tokens/base.json' }] } },
+        modifiers: {
+          brand: { contexts: { a: [], b: [{ $ref: 'x/brand-b.json' }] }, default: 'a' },
+        },
+        resolutionOrder: [{ $ref: '#/sets/base' }, { $ref: '#/modifiers/brand' }],
+      },
+      'base.json': {
+        imported: {
+          accent: { $type: 'color', $value: { colorSpace: 'srgb', components: [0, 0, 1] } },
+          gap: { $type: 'dimension', $value: { value: 6, unit: 'px' } },
+        },
+      },
+      'brand-b.json': {
+        imported: { accent: { $value: { colorSpace: 'srgb', components: [1, 0.5, 0] } } },
+      },
+    };
+    await page.getByLabel('Token files, or a resolver and the files it names').setInputFiles(
+      Object.entries(files).map(([name, doc]) => ({
+        name,
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(doc)),
+      })),
+    );
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByRole('status').filter({ hasText: 'Would be: 2 created' }).waitFor();
+    await page.getByRole('row', { name: /imported\.gap created dimension/ }).waitFor();
+    expect(await web.client.palette.listTokens({ query: { group: 'imported' } })).toEqual([]);
+    await expectCleanPage(opened, 'palette-import');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByText(/^2 created.*modes: brand:b/).waitFor();
+    const [accent, gap] = await web.client.palette.listTokens({ query: { group: 'imported' } });
+    expect([accent.modes['brand:b'], gap.category]).toEqual(['color(srgb 1 0.5 0)', 'dimension']);
+    await page.goto('/palette/gallery?category=color');
+    await page.getByLabel('Mode').selectOption('brand:b');
+    await page.getByText('color(srgb 1 0.5 0)').waitFor();
+  });
 });

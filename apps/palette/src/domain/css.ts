@@ -1,4 +1,5 @@
 import { parse } from 'culori';
+import postcss from 'postcss';
 
 /**
  * The pieces of CSS value syntax the token checks share. Every check starts from `unsafeCss`:
@@ -24,6 +25,40 @@ export function unsafeCss(value: string): string | null {
   if (quote) return 'a quote that is not closed';
   if (depth > 0) return 'a ( that is not closed';
   return null;
+}
+
+/**
+ * Why a selector or a media query (of a mode) cannot head a rule of the CSS export, or null when
+ * it can: one to 200 characters that `unsafeCss` allows, brackets balanced, and what postcss reads
+ * as exactly one rule (`<selector> {}`) or `@media <query> {}` with that very text.
+ */
+export function preludeProblem(kind: 'selector' | 'media', text: string): string | null {
+  const value = text.trim();
+  if (value === '' || value.length > 200) return 'one to 200 characters';
+  const unsafe = unsafeCss(value);
+  if (unsafe) return unsafe;
+  let depth = 0;
+  let quote: string | null = null;
+  for (const char of value) {
+    if (quote) quote = char === quote ? null : quote;
+    else if (char === '"' || char === "'") quote = char;
+    else if (char === '[') depth += 1;
+    else if (char === ']' && --depth < 0) return 'a ] without its [';
+  }
+  if (depth > 0) return 'a [ that is not closed';
+  let root: postcss.Root;
+  try {
+    root = postcss.parse(kind === 'selector' ? `${value}{}` : `@media ${value}{}`);
+  } catch {
+    return `not a CSS ${kind === 'selector' ? 'selector' : 'media query'}`;
+  }
+  const [node, ...more] = root.nodes;
+  const same =
+    more.length === 0 &&
+    (kind === 'selector'
+      ? node?.type === 'rule' && node.selector === value
+      : node?.type === 'atrule' && node.name === 'media' && node.params === value);
+  return same ? null : `not one CSS ${kind === 'selector' ? 'selector' : 'media query'}`;
 }
 
 /** Splits at top-level occurrences of `separator` (a comma, or runs of spaces), outside ( ). */

@@ -1,7 +1,11 @@
 import type { ExportToken, TokenSet } from './exports.js';
+import { formatHex, formatRgb, parse } from 'culori';
+import { tokenPath } from '../schemas/tokens.js';
 import type { Mode } from './resolve.js';
 import { categorySpec } from './tokens.js';
 import { dtcgForm } from './values.js';
+import { place, table } from './dtcg/export.js';
+import { EXTENSION } from './dtcg/plan.js';
 
 type DtcgGroup = { [key: string]: DtcgGroup | DtcgToken };
 interface DtcgToken {
@@ -11,11 +15,8 @@ interface DtcgToken {
   $extensions?: Record<string, unknown>;
 }
 
-/** Extension namespace of the dark value in the W3C (DTCG) export. */
-export const DTCG_EXTENSION = 'com.platform.palette';
-
-/** A token's path in the export: its group, then its name. */
-const pathOf = (t: ExportToken) => (t.group ? `${t.group}.${t.name}` : t.name);
+/** A token's path in the export: an imported token's DTCG path, else its group, then its name. */
+const pathOf = (t: ExportToken) => tokenPath(t);
 
 /**
  * A token's DTCG `$type` and `$value` in a mode: an alias stays an alias (`{group.name}` of its
@@ -27,7 +28,15 @@ function dtcgValue(set: TokenSet, t: ExportToken, mode: Mode) {
   const literal = set.literal(t, mode)!;
   const form = dtcgForm(categorySpec(literal.token.category).kind, literal.value);
   const target = set.target(t, mode);
-  return target ? { type: form.type, value: `{${pathOf(target)}}` } : form;
+  if (target) return { type: form.type, value: `{${pathOf(target)}}` };
+  // A color imported in a 2025.10 color space: Style Dictionary 4 reads hex and rgb() only (its
+  // color/css transform misreads color() and oklch()), so sRGB here; the dtcg format keeps it.
+  if (form.type === 'color' && literal.token.source) {
+    const color = parse(literal.value);
+    if (color)
+      return { type: 'color', value: (color.alpha ?? 1) < 1 ? formatRgb(color) : formatHex(color) };
+  }
+  return form;
 }
 
 /**
@@ -35,24 +44,22 @@ function dtcgValue(set: TokenSet, t: ExportToken, mode: Mode) {
  * `$value`, `$type`, `$description`, and the dark value and CSS variable under `$extensions`.
  */
 export function toDtcg(set: TokenSet): DtcgGroup {
-  const root: DtcgGroup = {};
+  const root = table() as DtcgGroup;
   for (const t of set.tokens) {
     const value = dtcgValue(set, t, 'light');
     if (!value) continue;
     const dark = t.value_dark === null ? null : dtcgValue(set, t, 'dark');
-    let node = root;
-    for (const part of t.group ? t.group.split('.') : []) node = (node[part] ??= {}) as DtcgGroup;
-    node[t.name] = {
+    place(root, pathOf(t), {
       $value: value.value,
       $type: value.type,
       ...(t.description ? { $description: t.description } : {}),
       $extensions: {
-        [DTCG_EXTENSION]: {
+        [EXTENSION]: {
           cssVariable: t.cssVariable,
           ...(dark === null ? {} : { dark: dark.value }),
         },
       },
-    };
+    });
   }
   return root;
 }
@@ -63,11 +70,11 @@ export function toDtcg(set: TokenSet): DtcgGroup {
  * followed): media queries cannot read custom properties.
  */
 export function toTailwindPreset(set: TokenSet) {
-  const extend: Record<string, Record<string, string>> = {};
+  const extend = table<Record<string, string>>();
   for (const t of set.tokens) {
     if (set.problem(t, 'light')) continue;
     const section = categorySpec(t.category).tailwind;
-    (extend[section] ??= {})[t.tailwindKey] =
+    (extend[section] ??= table<string>())[t.tailwindKey] =
       t.category === 'breakpoint' ? set.literal(t, 'light')!.value : `var(${t.cssVariable})`;
   }
   return { theme: { extend } };

@@ -1,3 +1,5 @@
+import type { TokenSource } from '../database.js';
+import { toDtcgDocument } from './dtcg/export.js';
 import { toDtcg, toTailwindPreset } from './exports-json.js';
 import { resolveValue, modeValue, type AliasedValues, type Mode } from './resolve.js';
 import { categorySpec, type Category } from './tokens.js';
@@ -10,9 +12,18 @@ export interface ExportToken extends AliasedValues {
   tailwindKey: string;
   group: string | null;
   description: string | null;
+  path?: string | null;
+  source?: TokenSource | null;
 }
 
-export const FORMATS = ['css', 'json', 'tailwind', 'tailwind4'] as const;
+/** Where a mode's values go in CSS (theme:dark has a default of its own). */
+export interface ModeSetting {
+  name: string;
+  selector: string;
+  media: string | null;
+}
+
+export const FORMATS = ['css', 'json', 'dtcg', 'tailwind', 'tailwind4'] as const;
 export type Format = (typeof FORMATS)[number];
 
 /**
@@ -78,9 +89,42 @@ function declarations(
     .join('\n');
 }
 
-/** The two dark blocks: chosen by the page, or followed from the system unless it chose light. */
-function darkBlocks(set: TokenSet, tokens: ExportToken[], name: (t: ExportToken) => string) {
+/** The blocks of a mode's `tokens`: under its selector, and its media query if any (on `:root`). */
+function settingBlocks(
+  set: TokenSet,
+  tokens: ExportToken[],
+  mode: Mode,
+  setting: ModeSetting,
+  name: (t: ExportToken) => string,
+): string[] {
   if (tokens.length === 0) return [];
+  const blocks = [`${setting.selector} {\n${declarations(set, tokens, mode, name, '  ')}\n}`];
+  if (setting.media)
+    blocks.push(
+      `@media ${setting.media} {\n  :root {\n${declarations(set, tokens, mode, name, '    ')}\n  }\n}`,
+    );
+  return blocks;
+}
+
+/** The blocks of a mode beyond light and dark: the tokens with a value in it. */
+const modeBlocks = (set: TokenSet, setting: ModeSetting, name: (t: ExportToken) => string) =>
+  settingBlocks(
+    set,
+    set.tokens.filter((t) => t.modes?.[setting.name] !== undefined),
+    setting.name,
+    setting,
+    name,
+  );
+
+/** The two dark blocks: chosen by the page, or followed from the system unless it chose light. */
+function darkBlocks(
+  set: TokenSet,
+  tokens: ExportToken[],
+  name: (t: ExportToken) => string,
+  setting?: ModeSetting,
+) {
+  if (tokens.length === 0) return [];
+  if (setting) return settingBlocks(set, tokens, 'dark', setting, name);
   return [
     `[data-theme="dark"] {\n${declarations(set, tokens, 'dark', name, '  ')}\n}`,
     `@media (prefers-color-scheme: dark) {\n  :root:not([data-theme="light"]) {\n${declarations(set, tokens, 'dark', name, '    ')}\n  }\n}`,
@@ -92,10 +136,19 @@ function darkBlocks(set: TokenSet, tokens: ExportToken[], name: (t: ExportToken)
  * under `[data-theme="dark"]` (chosen by the page) and `prefers-color-scheme: dark` unless the
  * page chose light.
  */
-export function toCss(set: TokenSet): string {
+export function toCss(set: TokenSet, modes: ModeSetting[] = []): string {
   const name = (t: ExportToken) => t.cssVariable;
   const root = `:root {\n${declarations(set, set.tokens, 'light', name, '  ')}\n}`;
-  return `${[root, ...darkBlocks(set, withDark(set.tokens), name)].join('\n\n')}\n`;
+  const dark = darkBlocks(
+    set,
+    withDark(set.tokens),
+    name,
+    modes.find((m) => m.name === 'theme:dark'),
+  );
+  const others = modes
+    .filter((m) => m.name !== 'theme:dark')
+    .flatMap((m) => modeBlocks(set, m, name));
+  return `${[root, ...dark, ...others].join('\n\n')}\n`;
 }
 
 /**
@@ -124,11 +177,18 @@ export function toTailwind4(set: TokenSet): string {
 export const tailwindModule = (set: TokenSet) =>
   `/** @type {import('tailwindcss').Config} */\nmodule.exports = ${JSON.stringify(toTailwindPreset(set), null, 2)};\n`;
 
-export function exportTokens(tokens: ExportToken[], format: Format): string {
+export function exportTokens(
+  tokens: ExportToken[],
+  format: Format,
+  modes: ModeSetting[] = [],
+  defaults: Map<string, string> = new Map(),
+): string {
   const set = new TokenSet(tokens);
   switch (format) {
     case 'css':
-      return toCss(set);
+      return toCss(set, modes);
+    case 'dtcg':
+      return `${JSON.stringify(toDtcgDocument(set, defaults), null, 2)}\n`;
     case 'json':
       return `${JSON.stringify(toDtcg(set), null, 2)}\n`;
     case 'tailwind':

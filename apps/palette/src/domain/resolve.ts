@@ -5,15 +5,19 @@ export interface AliasedValues {
   value_dark: string | null;
   value_default_ref: string | null;
   value_dark_ref: string | null;
+  /** Values in modes other than light and dark (`<modifier>:<context>`). */
+  modes?: Record<string, { value: string; ref: string | null; source?: unknown }>;
 }
 
-export type Mode = 'light' | 'dark';
+/** `light` (the default values), `dark` (also `theme:dark`), or `<modifier>:<context>`. */
+export type Mode = string;
 
-/** The value (or alias) a token has in a mode: its dark value in dark mode, else its default. */
+/** The value (or alias) a token has in a mode: its value there if it has one, else its default. */
 export function modeValue(t: AliasedValues, mode: Mode) {
-  return mode === 'dark' && t.value_dark !== null
-    ? { value: t.value_dark, ref: t.value_dark_ref }
-    : { value: t.value_default, ref: t.value_default_ref };
+  if ((mode === 'dark' || mode === 'theme:dark') && t.value_dark !== null)
+    return { value: t.value_dark, ref: t.value_dark_ref };
+  const other = t.modes?.[mode];
+  return other ?? { value: t.value_default, ref: t.value_default_ref };
 }
 
 /**

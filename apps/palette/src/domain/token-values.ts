@@ -1,8 +1,10 @@
+import { aliasPath } from './dtcg/tree.js';
 import { badRequest, conflict, unique } from '@platform/core';
 import type { Updateable } from '@platform/db';
 import type { PaletteDb, TokenRow, TokensTable } from '../database.js';
 import {
   aliasChain,
+  modeValuesByToken,
   tokenById,
   tokenByPath,
   tokensByIds,
@@ -21,12 +23,12 @@ export async function shownTokens(db: PaletteDb, rows: TokenRow[]) {
     db,
     rows.flatMap((r) => [r.value_default_ref, r.value_dark_ref]),
   );
-  return rows.map((row) => toToken(row, targets));
+  const modes = await modeValuesByToken(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => toToken(row, targets, modes.get(row.id)));
 }
-
-/** `{color.blue.500}` -> `color.blue.500`: a DTCG alias is a whole value in braces. */
-export const aliasPath = (value: string) =>
-  /^\{([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\}$/.exec(value)?.[1] ?? null;
 
 const FIELDS = [
   { field: 'value', column: 'value_default', ref: 'value_default_ref' },
@@ -149,6 +151,11 @@ export function tokenColumns(input: TokenUpdate, current: TokenRow): Updateable<
     css_variable: input.cssVariable,
     tailwind_key: input.tailwindKey,
   };
+  // An imported token's DTCG path and source describe it as imported: a rename, a move or a new
+  // value makes them stale, and the exports then derive both from the columns.
+  if (renamed || input.group !== undefined) out.path = null;
+  if (out.value_default !== undefined || out.value_dark !== undefined || out.category !== undefined)
+    out.source = null;
   if (input.cssVariable === undefined && renamed && wasDerived('css_variable'))
     out.css_variable = deriveCssVariable(name);
   if (

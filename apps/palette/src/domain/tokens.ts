@@ -72,12 +72,73 @@ export const CATEGORIES = {
     tailwind4: 'ease',
     prefixes: ['ease'],
   },
+  // The DTCG types no category above stands for (issue 37): what an import files a token of that
+  // $type under when nothing else says (categories come from $type, never from a name).
+  dimension: {
+    kind: 'signed-length',
+    dtcg: 'dimension',
+    tailwind: 'spacing',
+    tailwind4: 'spacing',
+  },
+  number: { kind: 'number', dtcg: 'number', tailwind: 'number', tailwind4: 'number' },
+  'stroke-style': {
+    kind: 'stroke-style',
+    dtcg: 'strokeStyle',
+    tailwind: 'strokeStyle',
+    tailwind4: 'stroke-style',
+  },
+  'border-composite': {
+    kind: 'composite',
+    dtcg: 'border',
+    tailwind: 'border',
+    tailwind4: 'border',
+  },
+  transition: {
+    kind: 'composite',
+    dtcg: 'transition',
+    tailwind: 'transition',
+    tailwind4: 'transition',
+  },
+  gradient: {
+    kind: 'composite',
+    dtcg: 'gradient',
+    tailwind: 'backgroundImage',
+    tailwind4: 'gradient',
+  },
+  'text-style': {
+    kind: 'composite',
+    dtcg: 'typography',
+    tailwind: 'textStyle',
+    tailwind4: 'text-style',
+  },
 } as const satisfies Record<string, CategorySpec>;
 
 export type Category = keyof typeof CATEGORIES;
 export const CATEGORY_NAMES = Object.keys(CATEGORIES) as Category[];
 
 export const categorySpec = (category: Category): CategorySpec => CATEGORIES[category];
+
+/** The category a token of a DTCG `$type` is filed under when nothing else says. */
+export const DEFAULT_CATEGORY: Record<string, Category> = {
+  color: 'color',
+  dimension: 'dimension',
+  fontFamily: 'font-family',
+  fontWeight: 'font-weight',
+  duration: 'motion',
+  cubicBezier: 'easing',
+  number: 'number',
+  strokeStyle: 'stroke-style',
+  border: 'border-composite',
+  transition: 'transition',
+  shadow: 'shadow',
+  gradient: 'gradient',
+  typography: 'text-style',
+};
+
+/** Whether a category holds values of a DTCG type (line heights: numbers or dimensions). */
+export const holdsType = (category: Category, type: string) =>
+  categorySpec(category).dtcg === type ||
+  (category === 'line-height' && (type === 'number' || type === 'dimension'));
 
 /**
  * Kebab case that keeps the words: a lower-case letter or digit followed by a capital starts a

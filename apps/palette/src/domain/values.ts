@@ -13,7 +13,10 @@ export type ValueKind =
   | 'font-family'
   | 'font-weight'
   | 'line-height'
-  | 'cubic-bezier';
+  | 'cubic-bezier'
+  | 'number'
+  | 'stroke-style'
+  | 'composite';
 
 /** What a value of each kind looks like, as error messages say it. */
 export const EXPECTED: Record<ValueKind, string> = {
@@ -32,10 +35,13 @@ export const EXPECTED: Record<ValueKind, string> = {
   'line-height': 'a line height (a number such as 1.5, or a length)',
   'cubic-bezier':
     'an easing (cubic-bezier(x1, y1, x2, y2) with x1 and x2 from 0 to 1, or linear, ease, ease-in, ease-out, ease-in-out)',
+  number: 'a number (e.g. 1.5 or -2)',
+  'stroke-style': 'a line style (solid, dashed, dotted, double, groove, ridge, outset or inset)',
+  composite: 'a CSS value (its DTCG form comes from an import)',
 };
 
 /** DTCG font weight keywords (and the CSS ones) and their numbers. */
-const FONT_WEIGHTS: Record<string, number> = {
+export const FONT_WEIGHTS: Record<string, number> = {
   thin: 100,
   hairline: 100,
   'extra-light': 200,
@@ -55,6 +61,18 @@ const FONT_WEIGHTS: Record<string, number> = {
   'extra-black': 950,
   'ultra-black': 950,
 };
+
+/** The CSS line styles (the DTCG strokeStyle keywords). */
+export const STROKE_STYLES = [
+  'solid',
+  'dashed',
+  'dotted',
+  'double',
+  'groove',
+  'ridge',
+  'outset',
+  'inset',
+];
 
 const EASINGS: Record<string, [number, number, number, number]> = {
   linear: [0, 0, 1, 1],
@@ -106,12 +124,15 @@ export function parseFontWeight(value: string): number | null {
     const weight = Number(value);
     return weight >= 1 && weight <= 1000 ? weight : null;
   }
-  return FONT_WEIGHTS[value.toLowerCase()] ?? null;
+  const key = value.toLowerCase();
+  return Object.hasOwn(FONT_WEIGHTS, key) ? FONT_WEIGHTS[key] : null;
 }
 
 /** An easing as its four control points, or null. */
 export function parseCubicBezier(value: string): [number, number, number, number] | null {
-  const keyword = EASINGS[value.toLowerCase()];
+  const keyword = Object.hasOwn(EASINGS, value.toLowerCase())
+    ? EASINGS[value.toLowerCase()]
+    : undefined;
   if (keyword) return keyword;
   const match = /^cubic-bezier\((.*)\)$/i.exec(value);
   if (!match) return null;
@@ -184,6 +205,12 @@ export function isOfKind(kind: ValueKind, value: string): boolean {
       return /^(\d+\.?\d*|\.\d+)$/.test(value) || (isLength(value) && !value.startsWith('-'));
     case 'cubic-bezier':
       return parseCubicBezier(value) !== null;
+    case 'number':
+      return isNumber(value);
+    case 'stroke-style':
+      return STROKE_STYLES.includes(value);
+    case 'composite':
+      return true;
   }
 }
 
@@ -225,6 +252,10 @@ export function dtcgForm(kind: ValueKind, value: string): { type: string; value:
         : { type: 'dimension', value };
     case 'cubic-bezier':
       return { type: 'cubicBezier', value: parseCubicBezier(value) };
+    case 'number':
+      return { type: 'number', value: Number(value) };
+    case 'stroke-style':
+      return { type: 'strokeStyle', value };
     default:
       return { type: 'dimension', value };
   }

@@ -1,7 +1,7 @@
 import { findByIdOrName, newId, type Static } from '@platform/core';
 import { jsonb, sql, type Updateable } from '@platform/db';
 import type { New, PaletteDb, TokenRow, TokensTable } from '../database.js';
-import type { TokenListQuery } from '../schemas/tokens.js';
+import { tokenPath, type TokenListQuery } from '../schemas/tokens.js';
 import { hasTag } from './records.js';
 
 /** A page of tokens by name, filtered; one query. */
@@ -98,14 +98,12 @@ export async function tokenByPath(db: PaletteDb, path: string) {
     .selectAll()
     .where((eb) =>
       eb.or([
-        eb(sql`lower(concat_ws('.', "group", name))`, '=', path.toLowerCase()),
+        eb(sql`lower(coalesce(path, concat_ws('.', "group", name)))`, '=', path.toLowerCase()),
         eb(sql`lower(name)`, '=', path.replace(/\./g, '-').toLowerCase()),
       ]),
     )
     .execute();
-  const byPath = rows.find(
-    (r) => [r.group, r.name].filter(Boolean).join('.').toLowerCase() === path.toLowerCase(),
-  );
+  const byPath = rows.find((r) => tokenPath(r).toLowerCase() === path.toLowerCase());
   return byPath ?? rows[0];
 }
 
@@ -144,7 +142,17 @@ export const tokensReferringTo = (db: PaletteDb, id: string) =>
   db
     .selectFrom('tokens')
     .select(['id', 'name'])
-    .where((eb) => eb.or([eb('value_default_ref', '=', id), eb('value_dark_ref', '=', id)]))
+    .where((eb) =>
+      eb.or([
+        eb('value_default_ref', '=', id),
+        eb('value_dark_ref', '=', id),
+        eb(
+          'id',
+          'in',
+          eb.selectFrom('token_mode_values').select('token_id').where('value_ref', '=', id),
+        ),
+      ]),
+    )
     .orderBy(sql`lower(name)`)
     .execute();
 
@@ -154,4 +162,18 @@ export const tokensReferringTo = (db: PaletteDb, id: string) =>
  */
 export async function lockAliases(db: PaletteDb) {
   await sql`select pg_advisory_xact_lock(hashtext('palette.tokens.aliases'))`.execute(db);
+}
+
+/** The values of these tokens in modes other than light and dark: id -> mode -> value. */
+export async function modeValuesByToken(db: PaletteDb, ids: string[]) {
+  const byToken = new Map<string, Record<string, string>>();
+  if (ids.length === 0) return byToken;
+  const rows = await db
+    .selectFrom('token_mode_values')
+    .select(['token_id', 'mode', 'value'])
+    .where('token_id', 'in', ids)
+    .orderBy('mode')
+    .execute();
+  for (const r of rows) byToken.set(r.token_id, { ...byToken.get(r.token_id), [r.mode]: r.value });
+  return byToken;
 }

@@ -14,7 +14,7 @@ import {
 import { isUniqueViolation } from '@platform/db';
 import type { PaletteDatabase, PaletteDb, TokenRow } from '../database.js';
 import { measurableColor } from '../domain/css.js';
-import { resolveValue, type Mode } from '../domain/resolve.js';
+import { resolveValue } from '../domain/resolve.js';
 import {
   checkTokenValues,
   newTokenColumns,
@@ -61,7 +61,7 @@ async function takenValue(db: PaletteDb, error: unknown, name: string | undefine
 }
 
 /** The color a token shows in a mode, aliases followed; 400 when the server cannot compute it. */
-async function colorOf(db: PaletteDb, token: TokenRow, mode: Mode): Promise<string> {
+async function colorOf(db: PaletteDb, token: TokenRow, mode: 'light' | 'dark'): Promise<string> {
   const chain = await tokensByIds(
     db,
     (await aliasChain(db, token.id)).map((link) => link.id),
@@ -150,7 +150,7 @@ export const tokenRoutes: ServiceRoutes<PaletteDatabase> = async (app, { db, acc
       for (const t of [fg, bg, under])
         if (t && t.category !== 'color')
           throw badRequest(`Token ${t.name} is not a color (${t.category})`);
-      const inMode = async (mode: Mode) =>
+      const inMode = async (mode: 'light' | 'dark') =>
         contrast(
           await colorOf(db, fg, mode),
           await colorOf(db, bg, mode),

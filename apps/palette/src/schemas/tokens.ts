@@ -76,6 +76,11 @@ export const TokenSchema = Type.Object({
     { default: Nullable(RefSchema), dark: Nullable(RefSchema) },
     { description: 'The token each value is an alias of, if it is one' },
   ),
+  modes: Type.Record(Type.String(), Type.String(), {
+    description:
+      'Values in the modes other than light and dark (<modifier>:<context> -> value; set by an import)',
+  }),
+  path: Nullable(Type.String({ description: 'The DTCG path of an imported token' })),
   cssVariable: Type.String(),
   tailwindKey: Type.String(),
   group: Nullable(Type.String()),
@@ -87,14 +92,18 @@ export const TokenSchema = Type.Object({
 export type Token = Static<typeof TokenSchema>;
 
 /** A token's path in the DTCG export, and in aliases: `group.name`, or the name. */
-export const tokenPath = (t: { group: string | null; name: string }) =>
-  t.group ? `${t.group}.${t.name}` : t.name;
+export const tokenPath = (t: { group: string | null; name: string; path?: string | null }) =>
+  t.path ?? (t.group ? `${t.group}.${t.name}` : t.name);
 
 /**
  * A token as the API shows it. An alias shows the current path of the token it refers to (found
  * in `targets`), so that a rename of that token shows at once; without it, the text as sent.
  */
-export function toToken(row: TokenRow, targets = new Map<string, TokenRow>()): Token {
+export function toToken(
+  row: TokenRow,
+  targets = new Map<string, TokenRow>(),
+  modes: Record<string, string> = {},
+): Token {
   const alias = (ref: string | null) => {
     const target = ref === null ? undefined : targets.get(ref);
     return target ? { id: target.id, name: target.name, path: tokenPath(target) } : null;
@@ -113,6 +122,8 @@ export function toToken(row: TokenRow, targets = new Map<string, TokenRow>()): T
       default: aliasDefault && { id: aliasDefault.id, name: aliasDefault.name },
       dark: aliasDark && { id: aliasDark.id, name: aliasDark.name },
     },
+    modes,
+    path: row.path,
     cssVariable: row.css_variable,
     tailwindKey: row.tailwind_key,
     group: row.group,

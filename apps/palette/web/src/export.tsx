@@ -14,6 +14,7 @@ type Format = DataOf<'palette.export'>['format'];
 const FORMATS: { value: Format; label: string; hint: string }[] = [
   { value: 'css', label: 'CSS', hint: 'Custom properties, dark values under data-theme' },
   { value: 'json', label: 'JSON (DTCG)', hint: 'W3C design tokens, nested by group' },
+  { value: 'dtcg', label: 'DTCG 2025.10', hint: 'What an import reads: with modes, a resolver' },
   { value: 'tailwind', label: 'Tailwind 3', hint: 'A preset: theme.extend' },
   { value: 'tailwind4', label: 'Tailwind 4', hint: 'An @theme block' },
 ];

@@ -6,7 +6,9 @@ import {
   Link,
   Loading,
   PageHeader,
+  api,
   useCan,
+  useQuery,
   useSearchParams,
 } from '@platform/ui';
 import { CATEGORIES, TokenPair, useAllTokens, type Category, type Token } from './token-view';
@@ -25,7 +27,18 @@ function byGroup(tokens: readonly Token[]) {
 export function Gallery() {
   const [params, setParams] = useSearchParams();
   const category = params.get('category') ?? '';
+  const mode = params.get('mode') ?? '';
+  const modes = useQuery({
+    queryKey: ['tokens', 'modes'],
+    queryFn: () => api.palette.listModes({ query: { limit: 1000 } }),
+  });
   const tokens = useAllTokens();
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next, { replace: true });
+  };
   const mayCreate = useCan()('palette', 'createToken');
   const all = tokens.data ?? [];
   const byId = new Map(all.map((t) => [t.id, t]));
@@ -51,8 +64,17 @@ export function Gallery() {
           label="Category"
           value={category}
           options={CATEGORIES}
-          onChange={(v) => setParams(v ? { category: v } : {}, { replace: true })}
+          onChange={(v) => set('category', v)}
         />
+        {(modes.data ?? []).length > 0 && (
+          <FilterSelect
+            label="Mode"
+            value={mode}
+            options={(modes.data ?? []).map((m) => m.name)}
+            any="Light and dark"
+            onChange={(v) => set('mode', v)}
+          />
+        )}
       </FilterBar>
       <ErrorBanner error={tokens.error} />
       {tokens.isPending ? (
@@ -85,6 +107,15 @@ export function Gallery() {
                         <code className="ui-muted">{t.cssVariable}</code>
                       </div>
                       <TokenPair token={t} byId={byId} />
+                      {mode && (
+                        <div className="pl-mode-value">
+                          <span className="ui-muted">{mode}</span>{' '}
+                          <code>{t.modes[mode] ?? t.value.default}</code>
+                          {t.modes[mode] === undefined && (
+                            <span className="ui-muted"> (as the default)</span>
+                          )}
+                        </div>
+                      )}
                     </li>
                   ))}
                 </ul>

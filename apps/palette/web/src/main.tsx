@@ -3,6 +3,7 @@ import { components } from './components';
 import { ContrastChecker } from './contrast';
 import { ExportPage } from './export';
 import { Gallery } from './gallery';
+import { ImportPage } from './import';
 import './palette.css';
 import { patterns } from './patterns';
 import { rules } from './rules';
@@ -22,6 +23,7 @@ mountApp({
     { to: '/standards', label: 'Standards' },
     { to: '/rules', label: 'Accessibility' },
     { to: '/search', label: 'Search' },
+    { to: '/import', label: 'Import' },
     { to: '/export', label: 'Export' },
   ],
   children: (
@@ -31,6 +33,7 @@ mountApp({
       <Route path="contrast" element={<ContrastChecker />} />
       <Route path="search" element={<Search />} />
       <Route path="export" element={<ExportPage />} />
+      <Route path="import" element={<ImportPage />} />
       {resourceRoutes(tokens)}
       {resourceRoutes(components)}
       {resourceRoutes(patterns)}

@@ -21,6 +21,13 @@ export const CATEGORIES: readonly Category[] = [
   'font-weight',
   'line-height',
   'letter-spacing',
+  'dimension',
+  'number',
+  'stroke-style',
+  'border-composite',
+  'transition',
+  'gradient',
+  'text-style',
 ];
 
 /** Every token (the API's largest page), shared by the gallery, the checker and previews. */
