@@ -217,6 +217,8 @@ describe('lookups by namespace and name', () => {
           id: `ix${i}`,
           name: `ix-${i}`,
           namespace: i % 2 ? 'shop' : 'default',
+          ...{ description: null, tags: [], system_id: null, owner_id: null },
+          ...{ type: null, lifecycle: null, created_by: null, team: null },
         })),
       )
       .execute();

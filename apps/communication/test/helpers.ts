@@ -48,7 +48,7 @@ afterEach(cleanUp);
 export interface Client {
   svc: ServiceUnderTest;
   call(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
     headers?: Record<string, string>,

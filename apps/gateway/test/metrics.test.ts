@@ -69,7 +69,7 @@ const valueOf = (all: Family[], name: string, labels: Record<string, string>) =>
   );
 
 it('is read by admins and bearers of METRICS_TOKEN only', async () => {
-  const as = async (headers: Record<string, string>) =>
+  const as = async (headers: Record<string, string | undefined>) =>
     (await gw.app.inject({ url: '/metrics', remoteAddress: `10.3.0.${++address}`, headers }))
       .statusCode;
   expect(await as({})).toBe(401);

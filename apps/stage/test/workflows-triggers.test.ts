@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { signIdentity } from '@platform/core';
 import type { PlatformDatabase } from '@platform/db';
+import type { StageDatabase } from '../src/database';
 import {
   eventually,
   serviceUnderTest,
@@ -154,7 +155,11 @@ it('lists the workflows with their triggers, and starts a run from a signed webh
 it('keeps webhook tokens and secrets out of the database in plain, and from members who do not own the app', async () => {
   const { url, secret } = (await api(one, 'GET', `/apps/${sid}/workflows`)).body.data[1].triggers[0].webhook; // prettier-ignore
   const token = new URL(url).pathname.split('/').at(-1)!;
-  const rows = await db.schema('stage').selectFrom('workflow_webhooks').selectAll().execute();
+  const rows = await db
+    .schema<StageDatabase>('stage')
+    .selectFrom('workflow_webhooks')
+    .selectAll()
+    .execute();
   expect(rows).toHaveLength(1);
   expect(JSON.stringify(rows)).not.toContain(token);
   expect(JSON.stringify(rows)).not.toContain(secret);

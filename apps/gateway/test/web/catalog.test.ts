@@ -29,7 +29,12 @@ async function seed() {
   ])
     await catalog.addDependency({ path: { idOrName: from }, body: { dependsOn: to } });
   // A namespaced Backstage catalog: a group with its profile and a child, a domain, a template.
-  const entity = (kind: string, name: string, spec: object, metadata: object = {}) => ({
+  const entity = (
+    kind: string,
+    name: string,
+    spec: Record<string, unknown>,
+    metadata: Record<string, unknown> = {},
+  ) => ({
     apiVersion: 'backstage.io/v1alpha1',
     kind,
     metadata: { name, namespace: 'eng', ...metadata },

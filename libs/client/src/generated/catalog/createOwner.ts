@@ -12,9 +12,16 @@ export interface operations {
                 "application/json": {
                     /**
                      * owner name
-                     * @description Unique, case-insensitively; no space at either end
+                     * @description Unique in its namespace, case-insensitively; no space at either end; no slash (`/` separates a namespace)
                      */
                     name: string;
+                    /** @description Backstage namespace: letters, digits and dashes (default `default`) */
+                    namespace?: string;
+                    /** @description Group type: team, department ... */
+                    type?: string | null;
+                    description?: string | null;
+                    /** @description Profile picture URL */
+                    picture?: string | null;
                     /**
                      * Format: email
                      * @description Contact address
@@ -47,7 +54,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description A group's type (Backstage's spec.type) */
+                            type: string | null;
+                            description: string | null;
+                            /** @description Profile picture URL */
+                            picture: string | null;
                             email: string | null;
                             /** @description Display name */
                             team: string | null;

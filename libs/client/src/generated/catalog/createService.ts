@@ -12,7 +12,7 @@ export interface operations {
                 "application/json": {
                     /**
                      * service name
-                     * @description Unique, case-insensitively; no space at either end
+                     * @description Unique in its namespace, case-insensitively; no space at either end; no slash (`/` separates a namespace)
                      */
                     name: string;
                     description?: string | null;
@@ -47,6 +47,8 @@ export interface operations {
                     consumesApis?: string[];
                     /** @description The team (a catalog owner, by name) that owns it with its creator: its members may change it. Only a team the caller is in (admins: any); null clears it */
                     team?: string | null;
+                    /** @description Backstage namespace: letters, digits and dashes (default `default`) */
+                    namespace?: string;
                 };
             };
         };
@@ -62,7 +64,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /**
+                             * @description The Backstage kind it is (component unless imported as a Resource)
+                             * @enum {unknown}
+                             */
+                            kind: "component" | "resource";
                             description: string | null;
                             tags: string[];
                             /** @description Name of its system */

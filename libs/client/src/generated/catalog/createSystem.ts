@@ -12,9 +12,13 @@ export interface operations {
                 "application/json": {
                     /**
                      * system name
-                     * @description Unique, case-insensitively; no space at either end
+                     * @description Unique in its namespace, case-insensitively; no space at either end; no slash (`/` separates a namespace)
                      */
                     name: string;
+                    /** @description Backstage namespace: letters, digits and dashes (default `default`) */
+                    namespace?: string;
+                    /** @description Name (namespace/name) or id of an existing domain */
+                    domain?: string | null;
                     description?: string | null;
                     /** @description Name (or id) of an existing owner */
                     owner?: string | null;
@@ -37,7 +41,11 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description Its domain (namespace/name outside default) */
+                            domain: string | null;
                             description: string | null;
                             /** @description Name of its owner */
                             owner: string | null;

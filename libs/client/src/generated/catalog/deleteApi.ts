@@ -23,6 +23,8 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
                             /** @enum {unknown} */
                             type: "openapi" | "asyncapi" | "graphql" | "grpc" | "trpc" | "other";

@@ -23,7 +23,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description A group's type (Backstage's spec.type) */
+                            type: string | null;
+                            description: string | null;
+                            /** @description Profile picture URL */
+                            picture: string | null;
                             email: string | null;
                             /** @description Display name */
                             team: string | null;

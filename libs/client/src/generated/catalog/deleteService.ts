@@ -23,7 +23,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /**
+                             * @description The Backstage kind it is (component unless imported as a Resource)
+                             * @enum {unknown}
+                             */
+                            kind: "component" | "resource";
                             description: string | null;
                             tags: string[];
                             /** @description Name of its system */

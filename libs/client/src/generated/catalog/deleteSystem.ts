@@ -23,7 +23,11 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description Its domain (namespace/name outside default) */
+                            domain: string | null;
                             description: string | null;
                             /** @description Name of its owner */
                             owner: string | null;

@@ -23,7 +23,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description A group's type (Backstage's spec.type) */
+                            type: string | null;
+                            description: string | null;
+                            /** @description Profile picture URL */
+                            picture: string | null;
                             email: string | null;
                             /** @description Display name */
                             team: string | null;
@@ -52,6 +59,16 @@ export interface operations {
                             }[];
                             /** @description Groups whose parent this group is */
                             children: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description A group's members in the catalog (Backstage's hasMember): users and groups */
+                            users: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description The groups it is a member of (memberOf) */
+                            memberOf: {
                                 id: string;
                                 name: string;
                             }[];

@@ -14,7 +14,7 @@ export interface operations {
                     entities: {
                         /** @description backstage.io/v1alpha1, as Backstage */
                         apiVersion: string;
-                        /** @description Component, Resource, System, Group, User or API; others are skipped */
+                        /** @description Component, Resource, System, Domain, Group, User, API, Template; Locations are reported; others are skipped */
                         kind: string;
                         /** @description Backstage's metadata (name required) */
                         metadata: {
@@ -26,6 +26,10 @@ export interface operations {
                         spec?: {
                             [key: string]: unknown;
                         };
+                        /** @description Relations written in a descriptor: computed by the catalog, reported ignored */
+                        relations?: unknown[];
+                        /** @description The file (path relative to the import, or URL) the document comes from: Locations are followed to it */
+                        source?: string;
                     }[];
                     /**
                      * @description Report what would change, write nothing
@@ -53,12 +57,13 @@ export interface operations {
                             entities: {
                                 /** @description The Backstage kind */
                                 kind: string;
+                                namespace: string;
                                 name: string;
                                 /**
                                  * @description What it became in the catalog
                                  * @enum {unknown}
                                  */
-                                target: "service" | "api" | "system" | "owner";
+                                target: "service" | "api" | "system" | "owner" | "domain" | "template";
                                 /** @description Id of the catalog record; null when a dry run would create it */
                                 id: string | null;
                                 /** @enum {unknown} */
@@ -74,6 +79,20 @@ export interface operations {
                             }[];
                             /** @description Descriptor fields the catalog has no place for: `Component cart: spec.x` */
                             ignored: string[];
+                            /** @description Locations, not stored: each target followed or not (never fetched) */
+                            locations: {
+                                namespace: string;
+                                name: string;
+                                source: string | null;
+                                targets: {
+                                    target: string;
+                                    type: string;
+                                    /** @description A document of this import */
+                                    followed: boolean;
+                                    /** @description Why it was not followed */
+                                    reason: string | null;
+                                }[];
+                            }[];
                         };
                     };
                 };

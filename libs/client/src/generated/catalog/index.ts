@@ -25,6 +25,13 @@ import type { operations as UpdateOwner } from './updateOwner.js';
 import type { operations as DeleteOwner } from './deleteOwner.js';
 import type { operations as Search } from './search.js';
 import type { operations as ImportEntities } from './importEntities.js';
+import type { operations as ListDomains } from './listDomains.js';
+import type { operations as CreateDomain } from './createDomain.js';
+import type { operations as GetDomain } from './getDomain.js';
+import type { operations as UpdateDomain } from './updateDomain.js';
+import type { operations as DeleteDomain } from './deleteDomain.js';
+import type { operations as ListTemplates } from './listTemplates.js';
+import type { operations as GetTemplate } from './getTemplate.js';
 
 export type operations = Health &
   ListServices &
@@ -51,7 +58,14 @@ export type operations = Health &
   UpdateOwner &
   DeleteOwner &
   Search &
-  ImportEntities;
+  ImportEntities &
+  ListDomains &
+  CreateDomain &
+  GetDomain &
+  UpdateDomain &
+  DeleteDomain &
+  ListTemplates &
+  GetTemplate;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/catalog/healthz'],
@@ -80,6 +94,13 @@ export const OPERATIONS = {
   deleteOwner: ['DELETE', '/api/v1/catalog/owners/{idOrName}'],
   search: ['GET', '/api/v1/catalog/search'],
   importEntities: ['POST', '/api/v1/catalog/import'],
+  listDomains: ['GET', '/api/v1/catalog/domains'],
+  createDomain: ['POST', '/api/v1/catalog/domains'],
+  getDomain: ['GET', '/api/v1/catalog/domains/{idOrName}'],
+  updateDomain: ['PUT', '/api/v1/catalog/domains/{idOrName}'],
+  deleteDomain: ['DELETE', '/api/v1/catalog/domains/{idOrName}'],
+  listTemplates: ['GET', '/api/v1/catalog/templates'],
+  getTemplate: ['GET', '/api/v1/catalog/templates/{idOrName}'],
 } as const;
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
@@ -110,4 +131,11 @@ export const ACCESS = {
   deleteOwner: {"resource":"catalog.owner","action":"delete","rule":"owner","scope":"catalog:write"},
   search: {"resource":"catalog.search","action":"read","rule":"viewer","scope":"catalog:read"},
   importEntities: {"resource":"catalog.import","action":"create","rule":"member","scope":"catalog:write"},
+  listDomains: {"resource":"catalog.domain","action":"read","rule":"viewer","scope":"catalog:read"},
+  createDomain: {"resource":"catalog.domain","action":"create","rule":"member","scope":"catalog:write"},
+  getDomain: {"resource":"catalog.domain","action":"read","rule":"viewer","scope":"catalog:read"},
+  updateDomain: {"resource":"catalog.domain","action":"update","rule":"owner","scope":"catalog:write"},
+  deleteDomain: {"resource":"catalog.domain","action":"delete","rule":"owner","scope":"catalog:write"},
+  listTemplates: {"resource":"catalog.template","action":"read","rule":"viewer","scope":"catalog:read"},
+  getTemplate: {"resource":"catalog.template","action":"read","rule":"viewer","scope":"catalog:read"},
 } as const;

@@ -13,6 +13,8 @@ export interface operations {
                 system?: string;
                 /** @description Only APIs with this tag */
                 tag?: string;
+                /** @description Only records in this namespace (any case) */
+                namespace?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
@@ -35,6 +37,8 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
                             /** @enum {unknown} */
                             type: "openapi" | "asyncapi" | "graphql" | "grpc" | "trpc" | "other";

@@ -9,6 +9,8 @@ export interface operations {
                 parent?: string;
                 /** @description Only the owners with this email among their members (any case): its teams */
                 member?: string;
+                /** @description Only records in this namespace (any case) */
+                namespace?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
@@ -31,7 +33,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description A group's type (Backstage's spec.type) */
+                            type: string | null;
+                            description: string | null;
+                            /** @description Profile picture URL */
+                            picture: string | null;
                             email: string | null;
                             /** @description Display name */
                             team: string | null;

@@ -13,6 +13,8 @@ export interface operations {
                 type?: string;
                 /** @description Only services at this lifecycle (any case) */
                 lifecycle?: string;
+                /** @description Only records in this namespace (any case) */
+                namespace?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
@@ -35,7 +37,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /**
+                             * @description The Backstage kind it is (component unless imported as a Resource)
+                             * @enum {unknown}
+                             */
+                            kind: "component" | "resource";
                             description: string | null;
                             tags: string[];
                             /** @description Name of its system */

@@ -7,6 +7,10 @@ export interface operations {
                 owner?: string;
                 /** @description Only systems with this tag */
                 tag?: string;
+                /** @description Only systems of this domain (name) */
+                domain?: string;
+                /** @description Only records in this namespace (any case) */
+                namespace?: string;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
@@ -29,7 +33,11 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description Its domain (namespace/name outside default) */
+                            domain: string | null;
                             description: string | null;
                             /** @description Name of its owner */
                             owner: string | null;

@@ -15,9 +15,11 @@ export interface operations {
                 "application/json": {
                     /**
                      * API name
-                     * @description Unique among APIs, case-insensitively (a service may share it)
+                     * @description Unique among APIs of its namespace, case-insensitively (a service may share it)
                      */
                     name?: string;
+                    /** @description Backstage namespace: letters, digits and dashes (default `default`) */
+                    namespace?: string;
                     /**
                      * type
                      * @description openapi, asyncapi, graphql, grpc, trpc, other
@@ -52,6 +54,8 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
                             /** @enum {unknown} */
                             type: "openapi" | "asyncapi" | "graphql" | "grpc" | "trpc" | "other";

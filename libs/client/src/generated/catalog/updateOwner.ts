@@ -15,9 +15,16 @@ export interface operations {
                 "application/json": {
                     /**
                      * owner name
-                     * @description Unique, case-insensitively; no space at either end
+                     * @description Unique in its namespace, case-insensitively; no space at either end; no slash (`/` separates a namespace)
                      */
                     name?: string;
+                    /** @description Backstage namespace: letters, digits and dashes (default `default`) */
+                    namespace?: string;
+                    /** @description Group type: team, department ... */
+                    type?: string | null;
+                    description?: string | null;
+                    /** @description Profile picture URL */
+                    picture?: string | null;
                     /**
                      * Format: email
                      * @description Contact address
@@ -49,7 +56,14 @@ export interface operations {
                         success: true;
                         data: {
                             id: string;
+                            /** @description Backstage namespace (`default` unless given) */
+                            namespace: string;
                             name: string;
+                            /** @description A group's type (Backstage's spec.type) */
+                            type: string | null;
+                            description: string | null;
+                            /** @description Profile picture URL */
+                            picture: string | null;
                             email: string | null;
                             /** @description Display name */
                             team: string | null;
@@ -78,6 +92,16 @@ export interface operations {
                             }[];
                             /** @description Groups whose parent this group is */
                             children: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description A group's members in the catalog (Backstage's hasMember): users and groups */
+                            users: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /** @description The groups it is a member of (memberOf) */
+                            memberOf: {
                                 id: string;
                                 name: string;
                             }[];

@@ -26,7 +26,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            provider: "smtp" | "slack" | "webhook" | "log";
+                            provider: "smtp" | "slack" | "webhook" | "log" | "inbox";
                             description: string | null;
                             /** @enum {unknown} */
                             status: "active" | "disabled";

@@ -28,13 +28,13 @@ export interface operations {
                             appId: string;
                             channelId: string;
                             /** @enum {unknown} */
-                            provider: "smtp" | "slack" | "webhook" | "log";
+                            provider: "smtp" | "slack" | "webhook" | "log" | "inbox";
                             target: string;
                             /**
-                             * @description accepted (queued or being retried), then sent or failed
+                             * @description accepted (queued, delayed or being retried), then sent or failed; skipped: every channel was opted out of
                              * @enum {unknown}
                              */
-                            status: "accepted" | "sent" | "failed";
+                            status: "accepted" | "sent" | "failed" | "skipped" | "bounced" | "complained";
                             subject: string | null;
                             /** @description Free-form JSON object */
                             metadata: {
@@ -48,6 +48,26 @@ export interface operations {
                             live: boolean;
                             attemptCount: number;
                             idempotencyKey: string | null;
+                            recipient: string | null;
+                            category: string | null;
+                            templateId: string | null;
+                            /** @description The template version it was rendered from */
+                            templateVersion: number | null;
+                            /** @description The locale rendered */
+                            locale: string | null;
+                            /** @description The channels in order when the send named several (channelId: the one in use) */
+                            route: {
+                                channelId: string;
+                                /** @description Its name when sent */
+                                channel: string;
+                                /** @enum {unknown} */
+                                provider: "smtp" | "slack" | "webhook" | "log" | "inbox";
+                                target: string;
+                                /** @description Why it was not tried (the recipient opted out, the address is suppressed) */
+                                skipped: string | null;
+                            }[] | null;
+                            /** @description A delayed send: not before then */
+                            sendAt: string | (never | null);
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC timestamp with milliseconds
@@ -60,6 +80,10 @@ export interface operations {
                             updatedAt: string;
                             text: string;
                             html: string | null;
+                            slack: {
+                                text: string;
+                                blocks?: unknown[];
+                            } | null;
                             attempts: {
                                 /** @description 1 for the first attempt */
                                 number: number;
@@ -75,6 +99,8 @@ export interface operations {
                                 outcome: "sent" | "retry" | "failed" | "interrupted";
                                 error: string | null;
                                 durationMs: number | null;
+                                /** @description The channel tried */
+                                channelId: string | null;
                             }[];
                         };
                     };

@@ -10,9 +10,26 @@ import type { operations as CreateRegistration } from './createRegistration.js';
 import type { operations as GetRegistration } from './getRegistration.js';
 import type { operations as UpdateRegistration } from './updateRegistration.js';
 import type { operations as DeleteRegistration } from './deleteRegistration.js';
+import type { operations as CreateTemplate } from './createTemplate.js';
+import type { operations as ListTemplates } from './listTemplates.js';
+import type { operations as GetTemplate } from './getTemplate.js';
+import type { operations as UpdateTemplate } from './updateTemplate.js';
+import type { operations as DeleteTemplate } from './deleteTemplate.js';
+import type { operations as PreviewTemplate } from './previewTemplate.js';
 import type { operations as Send } from './send.js';
 import type { operations as ListDeliveries } from './listDeliveries.js';
 import type { operations as GetDelivery } from './getDelivery.js';
+import type { operations as GetPreferences } from './getPreferences.js';
+import type { operations as SetPreferences } from './setPreferences.js';
+import type { operations as UnsubscribePage } from './unsubscribePage.js';
+import type { operations as Unsubscribe } from './unsubscribe.js';
+import type { operations as ListInbox } from './listInbox.js';
+import type { operations as CountInbox } from './countInbox.js';
+import type { operations as UpdateInboxMessage } from './updateInboxMessage.js';
+import type { operations as StreamInbox } from './streamInbox.js';
+import type { operations as ReceiveProviderEvent } from './receiveProviderEvent.js';
+import type { operations as ListSuppressions } from './listSuppressions.js';
+import type { operations as DeleteSuppression } from './deleteSuppression.js';
 
 export type operations = Health &
   ListChannels &
@@ -25,9 +42,26 @@ export type operations = Health &
   GetRegistration &
   UpdateRegistration &
   DeleteRegistration &
+  CreateTemplate &
+  ListTemplates &
+  GetTemplate &
+  UpdateTemplate &
+  DeleteTemplate &
+  PreviewTemplate &
   Send &
   ListDeliveries &
-  GetDelivery;
+  GetDelivery &
+  GetPreferences &
+  SetPreferences &
+  UnsubscribePage &
+  Unsubscribe &
+  ListInbox &
+  CountInbox &
+  UpdateInboxMessage &
+  StreamInbox &
+  ReceiveProviderEvent &
+  ListSuppressions &
+  DeleteSuppression;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/communication/healthz'],
@@ -41,9 +75,26 @@ export const OPERATIONS = {
   getRegistration: ['GET', '/api/v1/communication/apps/{appId}/channels/{id}'],
   updateRegistration: ['PATCH', '/api/v1/communication/apps/{appId}/channels/{id}'],
   deleteRegistration: ['DELETE', '/api/v1/communication/apps/{appId}/channels/{id}'],
+  createTemplate: ['POST', '/api/v1/communication/apps/{appId}/templates'],
+  listTemplates: ['GET', '/api/v1/communication/apps/{appId}/templates'],
+  getTemplate: ['GET', '/api/v1/communication/apps/{appId}/templates/{idOrName}'],
+  updateTemplate: ['PUT', '/api/v1/communication/apps/{appId}/templates/{idOrName}'],
+  deleteTemplate: ['DELETE', '/api/v1/communication/apps/{appId}/templates/{idOrName}'],
+  previewTemplate: ['POST', '/api/v1/communication/apps/{appId}/templates/{idOrName}/preview'],
   send: ['POST', '/api/v1/communication/apps/{appId}/send'],
   listDeliveries: ['GET', '/api/v1/communication/apps/{appId}/deliveries'],
   getDelivery: ['GET', '/api/v1/communication/apps/{appId}/deliveries/{id}'],
+  getPreferences: ['GET', '/api/v1/communication/preferences'],
+  setPreferences: ['PUT', '/api/v1/communication/preferences'],
+  unsubscribePage: ['GET', '/api/v1/communication/unsubscribe'],
+  unsubscribe: ['POST', '/api/v1/communication/unsubscribe'],
+  listInbox: ['GET', '/api/v1/communication/inbox'],
+  countInbox: ['GET', '/api/v1/communication/inbox/count'],
+  updateInboxMessage: ['PATCH', '/api/v1/communication/inbox/{id}'],
+  streamInbox: ['GET', '/api/v1/communication/inbox/stream'],
+  receiveProviderEvent: ['POST', '/api/v1/communication/provider-events'],
+  listSuppressions: ['GET', '/api/v1/communication/suppressions'],
+  deleteSuppression: ['DELETE', '/api/v1/communication/suppressions/{address}'],
 } as const;
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
@@ -59,7 +110,24 @@ export const ACCESS = {
   getRegistration: {"resource":"communication.registration","action":"read","rule":"owner","scope":"communication:read"},
   updateRegistration: {"resource":"communication.registration","action":"update","rule":"owner","scope":"communication:write"},
   deleteRegistration: {"resource":"communication.registration","action":"delete","rule":"owner","scope":"communication:write"},
+  createTemplate: {"resource":"communication.template","action":"create","rule":"owner","scope":"communication:write"},
+  listTemplates: {"resource":"communication.template","action":"read","rule":"owner","scope":"communication:read"},
+  getTemplate: {"resource":"communication.template","action":"read","rule":"owner","scope":"communication:read"},
+  updateTemplate: {"resource":"communication.template","action":"update","rule":"owner","scope":"communication:write"},
+  deleteTemplate: {"resource":"communication.template","action":"delete","rule":"owner","scope":"communication:write"},
+  previewTemplate: {"resource":"communication.template","action":"read","rule":"owner","scope":"communication:read"},
   send: {"resource":"communication.delivery","action":"create","rule":"owner","scope":"communication:write"},
   listDeliveries: {"resource":"communication.delivery","action":"read","rule":"owner","scope":"communication:read"},
   getDelivery: {"resource":"communication.delivery","action":"read","rule":"owner","scope":"communication:read"},
+  getPreferences: {"resource":"communication.preference","action":"read","rule":"viewer","scope":"communication:read"},
+  setPreferences: {"resource":"communication.preference","action":"update","rule":"viewer","scope":"communication:write"},
+  unsubscribePage: {"resource":"communication.preference","action":"update","rule":"public","scope":null},
+  unsubscribe: {"resource":"communication.preference","action":"update","rule":"public","scope":null},
+  listInbox: {"resource":"communication.inbox","action":"read","rule":"viewer","scope":"communication:read"},
+  countInbox: {"resource":"communication.inbox","action":"read","rule":"viewer","scope":"communication:read"},
+  updateInboxMessage: {"resource":"communication.inbox","action":"update","rule":"viewer","scope":"communication:write"},
+  streamInbox: {"resource":"communication.inbox","action":"read","rule":"viewer","scope":"communication:read"},
+  receiveProviderEvent: {"resource":"communication.event","action":"ingest","rule":"public","scope":null},
+  listSuppressions: {"resource":"communication.suppression","action":"read","rule":"admin","scope":"admin"},
+  deleteSuppression: {"resource":"communication.suppression","action":"delete","rule":"admin","scope":"admin"},
 } as const;

@@ -13,9 +13,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The channel: its id or its name */
-                    channelId: string;
-                    text: string;
+                    /** @description The channel: its id or its name (or `channels`) */
+                    channelId?: string;
+                    /** @description Channels in order: when one fails after its retries (or the recipient opted out of it), the next is tried */
+                    channels?: string[];
+                    /** @description Required without `template` */
+                    text?: string;
                     /** @description Required for an smtp channel */
                     subject?: string;
                     html?: string;
@@ -25,6 +28,23 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description One of the app's templates (id or name), instead of a body */
+                    template?: string;
+                    /** @description The template's data, checked against its schema (400 naming the field) */
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Default: the template's fallback */
+                    locale?: string;
+                    /** @description Default: the template's category */
+                    category?: string;
+                    /** @description The person (an email or identity) whose preferences apply and whose inbox an inbox channel fills; default: the target */
+                    recipient?: string;
+                    /**
+                     * Format: date-time
+                     * @description A delayed send (ISO 8601): not before then
+                     */
+                    sendAt?: string;
                 };
             };
         };
@@ -45,13 +65,13 @@ export interface operations {
                                 appId: string;
                                 channelId: string;
                                 /** @enum {unknown} */
-                                provider: "smtp" | "slack" | "webhook" | "log";
+                                provider: "smtp" | "slack" | "webhook" | "log" | "inbox";
                                 target: string;
                                 /**
-                                 * @description accepted (queued or being retried), then sent or failed
+                                 * @description accepted (queued, delayed or being retried), then sent or failed; skipped: every channel was opted out of
                                  * @enum {unknown}
                                  */
-                                status: "accepted" | "sent" | "failed";
+                                status: "accepted" | "sent" | "failed" | "skipped" | "bounced" | "complained";
                                 subject: string | null;
                                 /** @description Free-form JSON object */
                                 metadata: {
@@ -65,6 +85,26 @@ export interface operations {
                                 live: boolean;
                                 attemptCount: number;
                                 idempotencyKey: string | null;
+                                recipient: string | null;
+                                category: string | null;
+                                templateId: string | null;
+                                /** @description The template version it was rendered from */
+                                templateVersion: number | null;
+                                /** @description The locale rendered */
+                                locale: string | null;
+                                /** @description The channels in order when the send named several (channelId: the one in use) */
+                                route: {
+                                    channelId: string;
+                                    /** @description Its name when sent */
+                                    channel: string;
+                                    /** @enum {unknown} */
+                                    provider: "smtp" | "slack" | "webhook" | "log" | "inbox";
+                                    target: string;
+                                    /** @description Why it was not tried (the recipient opted out, the address is suppressed) */
+                                    skipped: string | null;
+                                }[] | null;
+                                /** @description A delayed send: not before then */
+                                sendAt: string | (never | null);
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601 UTC timestamp with milliseconds
@@ -75,6 +115,16 @@ export interface operations {
                                  * @description ISO 8601 UTC timestamp with milliseconds
                                  */
                                 updatedAt: string;
+                            };
+                            /** @description The digest the send joined (a template with a digest form): sent once at flushAt */
+                            digest?: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 UTC timestamp with milliseconds
+                                 */
+                                flushAt: string;
+                                items: number;
                             };
                             provider: string;
                             live: boolean;

@@ -20,7 +20,7 @@ export interface operations {
                      * @description Free text, up to 2000 characters
                      */
                     description?: string | null;
-                    /** @description Per provider: smtp {host, port, secure, user, pass, from}; slack {webhookUrl}; webhook {url, secret}; log {}. The secrets (smtp pass, slack webhookUrl, webhook secret) may be env:CHANNEL_<NAME>, resolved when sending, when CHANNEL_<NAME>_DESTINATION binds the variable to the channel's host or URL origin; written literally they are stored encrypted and answered as "********". No other value may be an env: reference. */
+                    /** @description Per provider: smtp {host, port, secure, user, pass, from}; slack {webhookUrl}; webhook {url, secret}; log {}; inbox {} (the platform's in-app inbox: the target is the recipient). The secrets (smtp pass, slack webhookUrl, webhook secret) may be env:CHANNEL_<NAME>, resolved when sending, when CHANNEL_<NAME>_DESTINATION binds the variable to the channel's host or URL origin; written literally they are stored encrypted and answered as "********". No other value may be an env: reference. */
                     config?: {
                         [key: string]: string | number | boolean | (never | null);
                     };
@@ -42,7 +42,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            provider: "smtp" | "slack" | "webhook" | "log";
+                            provider: "smtp" | "slack" | "webhook" | "log" | "inbox";
                             description: string | null;
                             /** @enum {unknown} */
                             status: "active" | "disabled";

@@ -4,6 +4,13 @@ import type { operations as CreateEvent } from './createEvent.js';
 import type { operations as ListEvents } from './listEvents.js';
 import type { operations as VerifyEvents } from './verifyEvents.js';
 import type { operations as GetEvent } from './getEvent.js';
+import type { operations as RecordChanges } from './recordChanges.js';
+import type { operations as ExportEvents } from './exportEvents.js';
+import type { operations as CreateSink } from './createSink.js';
+import type { operations as ListSinks } from './listSinks.js';
+import type { operations as GetSink } from './getSink.js';
+import type { operations as UpdateSink } from './updateSink.js';
+import type { operations as DeleteSink } from './deleteSink.js';
 import type { operations as SignHead } from './signHead.js';
 import type { operations as ListSignedHeads } from './listSignedHeads.js';
 import type { operations as GetSigningKey } from './getSigningKey.js';
@@ -22,6 +29,13 @@ export type operations = Health &
   ListEvents &
   VerifyEvents &
   GetEvent &
+  RecordChanges &
+  ExportEvents &
+  CreateSink &
+  ListSinks &
+  GetSink &
+  UpdateSink &
+  DeleteSink &
   SignHead &
   ListSignedHeads &
   GetSigningKey &
@@ -41,6 +55,13 @@ export const OPERATIONS = {
   listEvents: ['GET', '/api/v1/ledger/events'],
   verifyEvents: ['GET', '/api/v1/ledger/events/verify'],
   getEvent: ['GET', '/api/v1/ledger/events/{id}'],
+  recordChanges: ['POST', '/api/v1/ledger/changes'],
+  exportEvents: ['GET', '/api/v1/ledger/export'],
+  createSink: ['POST', '/api/v1/ledger/sinks'],
+  listSinks: ['GET', '/api/v1/ledger/sinks'],
+  getSink: ['GET', '/api/v1/ledger/sinks/{idOrName}'],
+  updateSink: ['PATCH', '/api/v1/ledger/sinks/{idOrName}'],
+  deleteSink: ['DELETE', '/api/v1/ledger/sinks/{idOrName}'],
   signHead: ['POST', '/api/v1/ledger/events/heads'],
   listSignedHeads: ['GET', '/api/v1/ledger/events/heads'],
   getSigningKey: ['GET', '/api/v1/ledger/events/signing-key'],
@@ -62,6 +83,13 @@ export const ACCESS = {
   listEvents: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
   verifyEvents: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
   getEvent: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
+  recordChanges: {"resource":"ledger.event","action":"create","rule":"admin","scope":"admin"},
+  exportEvents: {"resource":"ledger.event","action":"read","rule":"admin","scope":"admin"},
+  createSink: {"resource":"ledger.sink","action":"create","rule":"admin","scope":"admin"},
+  listSinks: {"resource":"ledger.sink","action":"read","rule":"admin","scope":"admin"},
+  getSink: {"resource":"ledger.sink","action":"read","rule":"admin","scope":"admin"},
+  updateSink: {"resource":"ledger.sink","action":"update","rule":"admin","scope":"admin"},
+  deleteSink: {"resource":"ledger.sink","action":"delete","rule":"admin","scope":"admin"},
   signHead: {"resource":"ledger.signature","action":"manage","rule":"admin","scope":"admin"},
   listSignedHeads: {"resource":"ledger.signature","action":"read","rule":"admin","scope":"admin"},
   getSigningKey: {"resource":"ledger.signature","action":"read","rule":"viewer","scope":"ledger:read"},

@@ -25,7 +25,7 @@ export interface operations {
                             id: string;
                             name: string;
                             /** @enum {unknown} */
-                            category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border" | "font-family" | "font-weight" | "line-height" | "letter-spacing" | "easing";
+                            category: "color" | "spacing" | "typography" | "radius" | "shadow" | "opacity" | "z-index" | "motion" | "breakpoint" | "border" | "font-family" | "font-weight" | "line-height" | "letter-spacing" | "easing" | "dimension" | "number" | "stroke-style" | "border-composite" | "transition" | "gradient" | "text-style";
                             value: {
                                 default: string;
                                 dark: string | null;
@@ -41,6 +41,12 @@ export interface operations {
                                     name: string;
                                 } | null;
                             };
+                            /** @description Values in the modes other than light and dark (<modifier>:<context> -> value; set by an import) */
+                            modes: {
+                                [key: string]: string;
+                            };
+                            /** @description The DTCG path of an imported token */
+                            path: string | null;
                             cssVariable: string;
                             tailwindKey: string;
                             group: string | null;

@@ -3,7 +3,7 @@ export interface operations {
     "palette.export": {
         parameters: {
             query: {
-                format: "css" | "json" | "tailwind" | "tailwind4";
+                format: "css" | "json" | "dtcg" | "tailwind" | "tailwind4";
             };
             header?: never;
             path?: never;
@@ -22,7 +22,7 @@ export interface operations {
                         success: true;
                         data: {
                             /** @enum {unknown} */
-                            format: "css" | "json" | "tailwind" | "tailwind4";
+                            format: "css" | "json" | "dtcg" | "tailwind" | "tailwind4";
                             output: string;
                         };
                     };

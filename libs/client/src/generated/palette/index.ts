@@ -7,6 +7,8 @@ import type { operations as GetToken } from './getToken.js';
 import type { operations as UpdateToken } from './updateToken.js';
 import type { operations as DeleteToken } from './deleteToken.js';
 import type { operations as Export } from './export.js';
+import type { operations as ImportTokens } from './importTokens.js';
+import type { operations as ListModes } from './listModes.js';
 import type { operations as ListComponents } from './listComponents.js';
 import type { operations as CreateComponent } from './createComponent.js';
 import type { operations as GetComponent } from './getComponent.js';
@@ -39,6 +41,8 @@ export type operations = Health &
   UpdateToken &
   DeleteToken &
   Export &
+  ImportTokens &
+  ListModes &
   ListComponents &
   CreateComponent &
   GetComponent &
@@ -72,6 +76,8 @@ export const OPERATIONS = {
   updateToken: ['PUT', '/api/v1/palette/tokens/{idOrName}'],
   deleteToken: ['DELETE', '/api/v1/palette/tokens/{idOrName}'],
   export: ['GET', '/api/v1/palette/export'],
+  importTokens: ['POST', '/api/v1/palette/import'],
+  listModes: ['GET', '/api/v1/palette/modes'],
   listComponents: ['GET', '/api/v1/palette/components'],
   createComponent: ['POST', '/api/v1/palette/components'],
   getComponent: ['GET', '/api/v1/palette/components/{idOrName}'],
@@ -107,6 +113,8 @@ export const ACCESS = {
   updateToken: {"resource":"palette.token","action":"update","rule":"owner","scope":"palette:write"},
   deleteToken: {"resource":"palette.token","action":"delete","rule":"owner","scope":"palette:write"},
   export: {"resource":"palette.export","action":"read","rule":"viewer","scope":"palette:read"},
+  importTokens: {"resource":"palette.import","action":"create","rule":"member","scope":"palette:write"},
+  listModes: {"resource":"palette.token","action":"read","rule":"viewer","scope":"palette:read"},
   listComponents: {"resource":"palette.component","action":"read","rule":"viewer","scope":"palette:read"},
   createComponent: {"resource":"palette.component","action":"create","rule":"member","scope":"palette:write"},
   getComponent: {"resource":"palette.component","action":"read","rule":"viewer","scope":"palette:read"},

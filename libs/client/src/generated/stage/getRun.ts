@@ -27,7 +27,8 @@ export interface operations {
                             id: string;
                             appSid: string;
                             workflow: string;
-                            status: "running" | "completed" | "failed";
+                            /** @description queued, running, sleeping (a sleep step), waiting (an approval or an event), completed, failed */
+                            status: "queued" | "running" | "sleeping" | "waiting" | "completed" | "failed";
                             error: {
                                 /** @description An error code, or INTERRUPTED (its process stopped) */
                                 code: string;
@@ -40,6 +41,14 @@ export interface operations {
                             startedAt: number;
                             /** @description When it ended (epoch milliseconds) */
                             finishedAt: number | null;
+                            /** @description api, backend, schedule, webhook, event */
+                            trigger: string;
+                            /** @description The version of /app/platform.workflows.json it runs */
+                            fileVersion: number | null;
+                            /** @description Times it was retried from its failed step */
+                            retries: number;
+                            /** @description When a sleeping run wakes, or a waiting one times out (epoch milliseconds) */
+                            wakeAt: number | null;
                             input: {
                                 [key: string]: unknown;
                             };

@@ -25,6 +25,13 @@ import type { operations as PublishApp } from './publishApp.js';
 import type { operations as CallFunction } from './callFunction.js';
 import type { operations as ListRuns } from './listRuns.js';
 import type { operations as GetRun } from './getRun.js';
+import type { operations as ListRunSteps } from './listRunSteps.js';
+import type { operations as StreamRun } from './streamRun.js';
+import type { operations as ApproveRun } from './approveRun.js';
+import type { operations as RejectRun } from './rejectRun.js';
+import type { operations as RetryRun } from './retryRun.js';
+import type { operations as ListWorkflows } from './listWorkflows.js';
+import type { operations as ReceiveWorkflowWebhook } from './receiveWorkflowWebhook.js';
 import type { operations as GetSpreadsheet } from './getSpreadsheet.js';
 import type { operations as ListAppLogs } from './listAppLogs.js';
 import type { operations as StreamAppLogs } from './streamAppLogs.js';
@@ -62,6 +69,13 @@ export type operations = Health &
   CallFunction &
   ListRuns &
   GetRun &
+  ListRunSteps &
+  StreamRun &
+  ApproveRun &
+  RejectRun &
+  RetryRun &
+  ListWorkflows &
+  ReceiveWorkflowWebhook &
   GetSpreadsheet &
   ListAppLogs &
   StreamAppLogs &
@@ -100,6 +114,13 @@ export const OPERATIONS = {
   callFunction: ['POST', '/api/v1/stage/functions/{name}'],
   listRuns: ['GET', '/api/v1/stage/apps/{sid}/runs'],
   getRun: ['GET', '/api/v1/stage/apps/{sid}/runs/{runId}'],
+  listRunSteps: ['GET', '/api/v1/stage/apps/{sid}/runs/{runId}/steps'],
+  streamRun: ['GET', '/api/v1/stage/apps/{sid}/runs/{runId}/stream'],
+  approveRun: ['POST', '/api/v1/stage/apps/{sid}/runs/{runId}/approve'],
+  rejectRun: ['POST', '/api/v1/stage/apps/{sid}/runs/{runId}/reject'],
+  retryRun: ['POST', '/api/v1/stage/apps/{sid}/runs/{runId}/retry'],
+  listWorkflows: ['GET', '/api/v1/stage/apps/{sid}/workflows'],
+  receiveWorkflowWebhook: ['POST', '/api/v1/stage/hooks/{token}'],
   getSpreadsheet: ['GET', '/api/v1/stage/apps/{sid}/spreadsheets/{spreadsheetId}'],
   listAppLogs: ['GET', '/api/v1/stage/apps/{sid}/logs'],
   streamAppLogs: ['GET', '/api/v1/stage/apps/{sid}/logs/stream'],
@@ -140,6 +161,13 @@ export const ACCESS = {
   callFunction: {"resource":"stage.function","action":"invoke","rule":"viewer","scope":"stage:read"},
   listRuns: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
   getRun: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
+  listRunSteps: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
+  streamRun: {"resource":"stage.run","action":"read","rule":"owner","scope":"stage:read"},
+  approveRun: {"resource":"stage.app","action":"update","rule":"owner","scope":"stage:write"},
+  rejectRun: {"resource":"stage.app","action":"update","rule":"owner","scope":"stage:write"},
+  retryRun: {"resource":"stage.app","action":"update","rule":"owner","scope":"stage:write"},
+  listWorkflows: {"resource":"stage.app","action":"update","rule":"owner","scope":"stage:write"},
+  receiveWorkflowWebhook: {"resource":"stage.webhook","action":"invoke","rule":"public","scope":null},
   getSpreadsheet: {"resource":"stage.spreadsheet","action":"read","rule":"owner","scope":"stage:read"},
   listAppLogs: {"resource":"stage.log","action":"read","rule":"owner","scope":"stage:read"},
   streamAppLogs: {"resource":"stage.log","action":"read","rule":"owner","scope":"stage:read"},

@@ -40,6 +40,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            runId: string;
+                            /** @description queued, running, sleeping or waiting */
+                            status: string;
+                        };
+                    };
+                };
+            };
         };
     };
 }
