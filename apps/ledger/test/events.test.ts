@@ -203,6 +203,24 @@ describe('GET /events', () => {
     expect(await actions(query)).toEqual(expected);
   });
 
+  it('lists the events after a seq in chain order, with the filters and limit', async () => {
+    const all = (await svc.get('/events?limit=1000')).body.data as Array<{ seq: number }>;
+    const seqs = all.map((e) => e.seq).sort((a, b) => a - b);
+    const first = seqs.at(-4)! - 1;
+    expect(await actions(`?afterSeq=${first}`)).toEqual([
+      'user.login:ann',
+      'user.logout:ann',
+      'user.login:bob',
+      'invoice.paid:bob',
+    ]);
+    const page = (await svc.get(`/events?afterSeq=${first}&action=user.login&limit=1`)).body.data;
+    expect(page.map((e: { seq: number; actor: string }) => [e.seq, e.actor])).toEqual([[first + 1, 'ann']]); // prettier-ignore
+    expect(await actions(`?afterSeq=${first + 1}&action=user.login`)).toEqual(['user.login:bob']);
+    expect(await actions(`?afterSeq=${seqs.at(-1)}`)).toEqual([]);
+    const bad = await svc.get('/events?afterSeq=-1');
+    expect([bad.status, bad.body.error.message]).toEqual([400, 'afterSeq must be at least 0']);
+  });
+
   it.each([
     ['?limit=0', 'limit must be at least 1'],
     ['?limit=1001', 'limit must be at most 1000'],

@@ -25,6 +25,7 @@ import { triggerRoutes } from './routes/triggers.js';
 import { runHistoryRoutes, runRoutes } from './routes/workflows.js';
 import { wakeDue } from './domain/workflows/durable.js';
 import { fireSchedules } from './domain/workflows/triggers-run.js';
+import { pollEvents } from './domain/workflows/events.js';
 
 export { STAGE_VARIABLES, stageConfig, type StageConfig } from './config.js';
 
@@ -84,6 +85,12 @@ export const stage = defineService<StageDatabase, StageConfig, StageState>({
       name: 'workflow-schedules',
       intervalMs: ctx.config.workflows.scheduleTickMs,
       task: () => fireSchedules(ctx, ctx.state.workflows, ctx.config.workflows.scheduleTickMs),
+    },
+    {
+      // The event triggers: the ledger's events after a cursor, a run each (domain/workflows).
+      name: 'workflow-events',
+      intervalMs: ctx.config.workflows.eventPollMs,
+      task: () => pollEvents(ctx, ctx.state.workflows),
     },
     {
       name: 'reclaim-sessions',

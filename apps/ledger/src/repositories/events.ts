@@ -5,12 +5,16 @@ import type { ChainHead, EventRow, LedgerDatabase, LedgerDb } from '../database.
 type EventFilter = Partial<Pick<EventRow, 'action' | 'actor' | 'resource' | 'service'>> & {
   from?: Date;
   to?: Date;
+  afterSeq?: number;
 };
 
-/** Newest first (by timestamp, then by place in the chain). */
+/**
+ * Newest first (by timestamp, then by place in the chain); with `afterSeq`, the events after it
+ * in chain order (the `seq` primary key's index: a cursor for readers that follow the trail).
+ */
 export function listEvents(
   db: LedgerDb,
-  { from, to, ...equal }: EventFilter,
+  { from, to, afterSeq, ...equal }: EventFilter,
   page: { limit: number; offset: number },
 ): Promise<EventRow[]> {
   let query = db
@@ -19,6 +23,8 @@ export function listEvents(
     .where((eb) => eb.and(equal));
   if (from) query = query.where('timestamp', '>=', from);
   if (to) query = query.where('timestamp', '<=', to);
+  if (afterSeq !== undefined)
+    return query.where('seq', '>', afterSeq).orderBy('seq').limit(page.limit).offset(page.offset).execute(); // prettier-ignore
   return query
     .orderBy('timestamp', 'desc')
     .orderBy('seq', 'desc')

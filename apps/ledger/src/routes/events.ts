@@ -104,15 +104,17 @@ export const eventRoutes: LedgerRoutes = async (app, { db, config, auth, state }
       schema: {
         operationId: 'listEvents',
         summary: 'List audit events, newest first',
+        description:
+          'Newest first (by timestamp, then by place in the chain), filtered by `action`, `actor`, `resource`, `service`, `from` and `to`. With `afterSeq`, the events whose `seq` is greater than it, oldest first in chain order (`seq` ascending), with the same filters and `limit`: a reader following the trail passes the last `seq` it has seen.',
         querystring: EventListQuery,
         response: responses({ 200: Type.Array(AuditEventSchema) }),
       },
     },
     async (request) => {
-      const { action, actor, resource, service, limit, offset } = request.query;
+      const { action, actor, resource, service, afterSeq, limit, offset } = request.query;
       const rows = await listEvents(
         db,
-        { action, actor, resource, service, ...parseRange(request.query) },
+        { action, actor, resource, service, afterSeq, ...parseRange(request.query) },
         { limit, offset },
       );
       return ok(rows.map(toAuditEvent));

@@ -88,6 +88,13 @@ export const EventListQuery = PagedQuery({
   service: Type.Optional(Type.String({ description: 'Only events reported by this service' })),
   from: Type.Optional(Instant('Events at or after')),
   to: Type.Optional(Instant('Events at or before')),
+  afterSeq: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Only events after this place in the chain (`seq`), in chain order (oldest first): a cursor for readers that follow the trail',
+    }),
+  ),
 });
 
 export const EventParams = Type.Object({ id: Type.String({ description: 'Event id' }) });

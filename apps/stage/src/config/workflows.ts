@@ -49,6 +49,14 @@ const VARIABLES = declareVariables({
     description:
       "How often one instance looks for due `schedule` triggers of the apps' workflows (a tick fires once across instances, at most this late); `0` turns schedule triggers off",
   }),
+  STAGE_WORKFLOW_EVENT_POLL_MS: Var.int({
+    default: 2_000,
+    min: 0,
+    max: 3_600_000,
+    unit: 'ms',
+    description:
+      "How often one instance reads the platform events (the ledger, after a cursor) that `event` triggers of the apps' workflows listen to, starting a run per matching workflow and event (once across instances); `0` turns event triggers off",
+  }),
   STAGE_WORKFLOW_MAX_RUN_STEPS: Var.int({
     default: 10_000,
     min: 10,
@@ -76,6 +84,7 @@ export function workflowConfig(env: Env) {
     syncMs: values.STAGE_WORKFLOW_SYNC_MS,
     wakeMs: values.STAGE_WORKFLOW_WAKE_MS,
     scheduleTickMs: values.STAGE_WORKFLOW_SCHEDULE_TICK_MS,
+    eventPollMs: values.STAGE_WORKFLOW_EVENT_POLL_MS,
     maxRunSteps: values.STAGE_WORKFLOW_MAX_RUN_STEPS,
     maxItems: values.STAGE_WORKFLOW_MAX_ITEMS,
   };

@@ -105,7 +105,7 @@ export interface WorkflowTicksTable {
   run_id: string | null;
 }
 
-/** Where a reader of platform events got to (the ledger's last event id read). */
+/** Where a reader of platform events got to: the `seq` of the last ledger event read, as text. */
 export interface WorkflowCursorsTable {
   name: string;
   cursor: string;

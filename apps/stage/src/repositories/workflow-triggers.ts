@@ -99,3 +99,27 @@ export function pruneTicks(db: StageDb) {
 export function publishedApps(db: StageDb) {
   return db.selectFrom('apps').select(['sid', 'name', 'session_id']).orderBy('sid').execute();
 }
+
+/** A reader's cursor (`workflow_cursors`), or undefined before its first read. */
+export async function readCursor(db: StageDb, name: string) {
+  const row = await db
+    .selectFrom('workflow_cursors')
+    .select('cursor')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.cursor;
+}
+
+/** Sets a reader's cursor (made the first time), with the time of this read. */
+export function moveCursor(db: StageDb, name: string, cursor: string) {
+  return db
+    .insertInto('workflow_cursors')
+    .values({ name, cursor })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ cursor, updated_at: sql<Date>`now()` }))
+    .execute();
+}
+
+/** Forgets a cursor: the next poll that needs it starts at the head again. */
+export function forgetCursor(db: StageDb, name: string) {
+  return db.deleteFrom('workflow_cursors').where('name', '=', name).execute();
+}

@@ -54,8 +54,8 @@ export const triggerRoutes: StageRoutes = async (app, ctx) => {
           const triggers = [];
           for (const trigger of workflow.triggers ?? []) {
             if ('event' in trigger) {
-              // Accepted and listed; the platform events are not read yet (see the README).
-              triggers.push({ ...trigger, active: false });
+              // Read from the ledger by a periodic job (domain/workflows/events.ts), unless off.
+              triggers.push({ ...trigger, active: config.workflows.eventPollMs > 0 });
               continue;
             }
             if (!('webhook' in trigger)) {

@@ -153,15 +153,8 @@ export async function startTriggered(
   return run;
 }
 
-/**
- * The schedule sweep (a periodic job: one instance at a time): for each schedule trigger of every
- * published app's workflows, the ticks due since the last one fired (at most one: a tick missed
- * while no instance ran fires once), each claimed in the database before its run starts, so a
- * tick fires once however many instances look.
- */
-export async function fireSchedules(ctx: StageBaseContext, engine: WorkflowEngine, tickMs: number) {
-  const now = new Date();
-  let fired = 0;
+/** The workflows with triggers of every published app (a file or workflow that does not parse: skipped). */
+export async function* triggeredWorkflows(ctx: StageBaseContext) {
   for (const app of await publishedApps(ctx.db)) {
     let content: string;
     try {
@@ -182,22 +175,36 @@ export async function fireSchedules(ctx: StageBaseContext, engine: WorkflowEngin
       } catch {
         continue;
       }
-      for (const [index, trigger] of triggers.entries()) {
-        if (!('schedule' in trigger)) continue;
-        const since = (await lastTick(ctx.db, app.sid, name, index)) ?? new Date(now.getTime() - tickMs); // prettier-ignore
-        const cron = cronOf(trigger.schedule);
-        const due = cron.nextRun(since);
-        cron.stop();
-        if (!due || due > now) continue;
-        if (!(await claimTick(ctx.db, app.sid, name, index, due))) continue;
-        const tick = { appSid: app.sid, workflow: name, trigger: index, tickAt: due };
-        try {
-          const run = await startTriggered(ctx, engine, app, name, 'schedule', { scheduledAt: due.toISOString() }, `schedule:${name}:${index}:${due.toISOString()}`); // prettier-ignore
-          await recordTickRun(ctx.db, tick, run.id);
-          fired++;
-        } catch (error) {
-          ctx.log.error({ err: error, app: app.sid, workflow: name }, 'a workflow schedule did not start'); // prettier-ignore
-        }
+      if (triggers.length > 0) yield { app, name, triggers };
+    }
+  }
+}
+
+/**
+ * The schedule sweep (a periodic job: one instance at a time): for each schedule trigger of every
+ * published app's workflows, the ticks due since the last one fired (at most one: a tick missed
+ * while no instance ran fires once), each claimed in the database before its run starts, so a
+ * tick fires once however many instances look.
+ */
+export async function fireSchedules(ctx: StageBaseContext, engine: WorkflowEngine, tickMs: number) {
+  const now = new Date();
+  let fired = 0;
+  for await (const { app, name, triggers } of triggeredWorkflows(ctx)) {
+    for (const [index, trigger] of triggers.entries()) {
+      if (!('schedule' in trigger)) continue;
+      const since = (await lastTick(ctx.db, app.sid, name, index)) ?? new Date(now.getTime() - tickMs); // prettier-ignore
+      const cron = cronOf(trigger.schedule);
+      const due = cron.nextRun(since);
+      cron.stop();
+      if (!due || due > now) continue;
+      if (!(await claimTick(ctx.db, app.sid, name, index, due))) continue;
+      const tick = { appSid: app.sid, workflow: name, trigger: index, tickAt: due };
+      try {
+        const run = await startTriggered(ctx, engine, app, name, 'schedule', { scheduledAt: due.toISOString() }, `schedule:${name}:${index}:${due.toISOString()}`); // prettier-ignore
+        await recordTickRun(ctx.db, tick, run.id);
+        fired++;
+      } catch (error) {
+        ctx.log.error({ err: error, app: app.sid, workflow: name }, 'a workflow schedule did not start'); // prettier-ignore
       }
     }
   }
