@@ -47,6 +47,14 @@ const VARIABLES = declareVariables({
     description:
       'How often delayed sends that are due and digests whose window ended are handed to delivery (one durable periodic job for all instances): their precision',
   }),
+  COMMUNICATION_INBOX_STREAM_MAX_MS: Var.int({
+    default: 600_000,
+    min: 100,
+    max: 3_600_000,
+    unit: 'ms',
+    description:
+      'How long one live inbox stream (`GET /inbox/stream`) stays open before it ends with an `end` event; EventSource then reconnects with Last-Event-ID',
+  }),
   COMMUNICATION_REQUIRED_CATEGORIES: Var.list({
     default: ['security'],
     accepts: 'category names, comma-separated',
@@ -67,7 +75,7 @@ const VARIABLES = declareVariables({
     accepts: 'at least 16 characters',
     check: (v) => (v.length < 16 ? 'must be at least 16 characters long' : undefined),
     description:
-      'The secret of the provider-events webhook (POST /api/v1/communication/provider-events: bounces, complaints): X-Platform-Signature is sha256=HMAC(secret, "<X-Platform-Timestamp>.<body>"). Unset: the webhook answers 503',
+      'The secret of the provider-events webhook (POST /api/v1/communication/provider-events: bounces, complaints): X-Platform-Signature is sha256=HMAC(secret, "<X-Platform-Timestamp>.<body>"). Unset: the webhook answers 409 `NOT_CONFIGURED`',
   }),
   // One family, CHANNEL_X and CHANNEL_X_DESTINATION: both read by enumerating the environment.
   'CHANNEL_*': Var.string({
@@ -92,6 +100,7 @@ export function communicationConfig(env: Env) {
     /** Extra CA certificates (PEM) for SMTP TLS, added to Node's public ones. */
     smtpCa: values.COMMUNICATION_SMTP_CA,
     scheduleMs: values.COMMUNICATION_SCHEDULE_MS,
+    inboxStreamMaxMs: values.COMMUNICATION_INBOX_STREAM_MAX_MS,
     requiredCategories: values.COMMUNICATION_REQUIRED_CATEGORIES,
     /** The HMAC key of unsubscribe links, or undefined when links cannot be made. */
     unsubscribeKey: unsubscribeKey(values.COMMUNICATION_UNSUBSCRIBE_SECRET, env.SESSION_SECRET),

@@ -93,8 +93,10 @@ beforeAll(async () => {
     GIT_WEBHOOK_SECRET: 'sweep',
     RATE_LIMIT_MAX: '0',
     LEDGER_RETENTION_INTERVAL_MS: '0',
-    // A live log stream ends after this (its end event): the sweep reads every GET to its end.
+    // Live streams (logs, the inbox) end after this (their end event): the sweep reads every GET
+    // to its end.
     STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '1000',
+    COMMUNICATION_INBOX_STREAM_MAX_MS: '1000',
   });
   // Admins make the platform's configuration, and the team records (their members list is theirs).
   const byRule = (method: string, url: string) =>

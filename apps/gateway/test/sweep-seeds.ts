@@ -54,6 +54,7 @@ async function seed() {
     ['/api/v1/catalog/services', { name: 'sweep', system: 'sweep', owner: 'sweep' }],
     ['/api/v1/catalog/services/sweep/dependencies', { dependsOn: 'other' }],
     ['/api/v1/catalog/apis', { name: 'sweep', type: 'openapi' }],
+    ['/api/v1/catalog/domains', { name: 'sweep' }],
     ['/api/v1/palette/tokens', { name: 'sweep', category: 'color', value: '#000' }],
     ['/api/v1/palette/components', { name: 'sweep', tokens: ['sweep'] }],
     ['/api/v1/palette/patterns', { name: 'sweep', components: ['sweep'] }],
@@ -74,6 +75,7 @@ async function seed() {
     if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
     ids.set(`${url}/{id}`, res.json().data.id);
   }
+  await seedCatalogTemplate();
   await seedStage();
   await seedCommunication(ids.get('appId') as string);
   await seedInference();
@@ -90,9 +92,24 @@ async function seedPerson() {
   if (res.statusCode >= 300) throw new Error(`seeding a person: ${res.body}`);
 }
 
-/** A registration of the published app `sweep` (its owners' own) and a delivery. */
+/** The template `sweep`: templates come from imports only. */
+async function seedCatalogTemplate() {
+  const template = { apiVersion: 'scaffolder.backstage.io/v1beta3', kind: 'Template' };
+  await postData('/api/v1/catalog/import', {
+    entities: [{ ...template, metadata: { name: 'sweep' }, spec: { type: 'service', steps: [] } }],
+  });
+}
+
+/** A registration of the published app `sweep` (its owners' own), a delivery and a template. */
 async function seedCommunication(sid: string) {
   const apps = `/api/v1/communication/apps/${sid}`;
+  await postData(`${apps}/templates`, {
+    name: 'sweep',
+    category: 'sweep',
+    schema: { type: 'object' },
+    fallbackLocale: 'en',
+    locales: { en: { subject: 'sweep', text: 'sweep' } },
+  });
   const registration = await postData(`${apps}/channels`, { channelId: 'sweep', target: 'sweep' });
   ids.set('/api/v1/communication/apps/{appId}/channels/{id}', registration.id);
   const sent = await postData(`${apps}/send`, { channelId: 'sweep', text: 'sweep' });

@@ -45,8 +45,10 @@ beforeAll(async () => {
     ...features,
     LEDGER_SIGNING_KEY: signingKey.toString(),
     GIT_WEBHOOK_SECRET: 'sweep',
-    // A live log stream ends after this (its end event): the sweep reads every GET to its end.
+    // Live streams (logs, the inbox) end after this (their end event): the sweep reads every GET
+    // to its end.
     STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '1000',
+    COMMUNICATION_INBOX_STREAM_MAX_MS: '1000',
   });
   base = await listen(gw.app);
   ids = await seedSweep(gw, operations);

@@ -6,7 +6,7 @@ import {
   notFound,
   ok,
   responses,
-  serviceUnavailable,
+  notConfigured,
   Type,
   type Access,
 } from '@platform/core';
@@ -52,7 +52,7 @@ export const eventRoutes: CommunicationRoutes = async (app, { db, config }) => {
   function verify(raw: Buffer, timestamp: unknown, signature: unknown) {
     const secret = config.eventsSecret;
     if (!secret)
-      throw serviceUnavailable('COMMUNICATION_EVENTS_SECRET is not set: provider events are off');
+      throw notConfigured('COMMUNICATION_EVENTS_SECRET is not set: provider events are off');
     if (typeof timestamp !== 'string' || !/^\d{1,12}$/.test(timestamp))
       throw new ApiError('UNAUTHORIZED', 'X-Platform-Timestamp is required (Unix seconds)');
     if (Math.abs(Date.now() / 1000 - Number(timestamp)) > TOLERANCE_S)
@@ -84,7 +84,7 @@ export const eventRoutes: CommunicationRoutes = async (app, { db, config }) => {
           operationId: 'receiveProviderEvent',
           summary: 'A mail provider reports a bounce, a complaint or a delivery',
           description:
-            'JSON `{ type: bounce|complaint|delivered, deliveryId | messageId, address, hard? }`, signed: `X-Platform-Timestamp` (Unix seconds, within 5 minutes) and `X-Platform-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" with COMMUNICATION_EVENTS_SECRET>` (401 otherwise). A bounce marks the delivery `bounced`, a complaint `complained`; a hard bounce or a complaint suppresses the address: sends to it are refused until an admin removes it (DELETE /suppressions/:address). 404 when a delivery named is not found.',
+            'JSON `{ type: bounce|complaint|delivered, deliveryId | messageId, address, hard? }`, signed: `X-Platform-Timestamp` (Unix seconds, within 5 minutes) and `X-Platform-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" with COMMUNICATION_EVENTS_SECRET>` (401 otherwise). A bounce marks the delivery `bounced`, a complaint `complained`; a hard bounce or a complaint suppresses the address: sends to it are refused until an admin removes it (DELETE /suppressions/:address). 404 when a delivery named is not found; 409 `NOT_CONFIGURED` while COMMUNICATION_EVENTS_SECRET is not set.',
           headers: Type.Object({
             'x-platform-timestamp': Type.Optional(Type.String()),
             'x-platform-signature': Type.Optional(Type.String()),

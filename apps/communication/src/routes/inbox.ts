@@ -28,13 +28,11 @@ import {
   toInboxMessage,
 } from '../schemas/inbox.js';
 
-/** A stream ends after this long; EventSource reconnects with Last-Event-ID. */
-const STREAM_MAX_MS = 10 * 60_000;
 /** Live streams one person (or, authentication off, one recipient) may have open at once. */
 export const STREAMS_PER_IDENTITY = 5;
 
 /** GET /inbox, PATCH /inbox/:id, GET /inbox/count, GET /inbox/stream: a person's in-app messages. */
-export const inboxRoutes: CommunicationRoutes = async (app, { db, auth, state }) => {
+export const inboxRoutes: CommunicationRoutes = async (app, { db, auth, state, config }) => {
   // Anyone signed in reads their own inbox; the handlers check whose (admins: anyone's).
   const READ: Access = { resource: 'communication.inbox', action: 'read', rule: 'viewer' };
   const UPDATE: Access = { resource: 'communication.inbox', action: 'update', rule: 'viewer' };
@@ -179,7 +177,8 @@ export const inboxRoutes: CommunicationRoutes = async (app, { db, auth, state })
           count: (now) => send('count', { unread: now }),
         });
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, STREAM_MAX_MS);
+          // Ends after COMMUNICATION_INBOX_STREAM_MAX_MS; EventSource reconnects with Last-Event-ID.
+          const timer = setTimeout(resolve, config.inboxStreamMaxMs);
           stop.signal.addEventListener('abort', () => {
             clearTimeout(timer);
             resolve();

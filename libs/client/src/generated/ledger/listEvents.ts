@@ -15,6 +15,8 @@ export interface operations {
                 from?: string;
                 /** @description Events at or before: a date (YYYY-MM-DD) or an ISO 8601 timestamp */
                 to?: string;
+                /** @description Only events after this place in the chain (`seq`), in chain order (oldest first): a cursor for readers that follow the trail */
+                afterSeq?: number;
                 /** @description Page size (1-1000) */
                 limit?: number;
                 /** @description Rows to skip (0-2147483647) */
