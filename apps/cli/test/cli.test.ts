@@ -93,8 +93,10 @@ describe('exit codes and output', () => {
     expect(created).toMatchObject({ name: 'cart', tags: ['shop', 'web'], type: 'service' });
     const table = await cli(['catalog', 'services', 'list'], env);
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+SYSTEM\s+OWNER\s+TYPE\s+LIFECYCLE$/);
-    expect(table.stdout).toMatch(new RegExp(`${created.id}\\s+cart\\s+service`));
+    expect(table.stdout.split('\n')[0]).toMatch(
+      /^ID\s+NAMESPACE\s+NAME\s+SYSTEM\s+OWNER\s+TYPE\s+LIFECYCLE$/,
+    );
+    expect(table.stdout).toMatch(new RegExp(`${created.id}\\s+default\\s+cart\\s+service`));
     expect(await json(['catalog', 'services', 'get', 'CART'], env)).toEqual(created);
     const quiet = await cli(['catalog', 'services', 'get', 'cart', '--quiet'], env);
     expect(quiet).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -209,7 +211,7 @@ describe('completion', () => {
     const zsh = await cli(['completion', 'zsh']);
     expect(zsh.stdout).toMatch(/^#compdef platform/);
     expect(zsh.stdout).toContain(
-      "'catalog') choices=('services' 'apis' 'systems' 'owners' 'search' 'deps' 'import'",
+      "'catalog') choices=('services' 'apis' 'systems' 'owners' 'domains' 'templates' 'search' 'deps' 'import'",
     );
     expect((await cli(['completion', 'fish'])).code).toBe(2);
   });

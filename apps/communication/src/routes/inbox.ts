@@ -125,9 +125,15 @@ export const inboxRoutes: CommunicationRoutes = async (app, { db, auth, state, c
         operationId: 'streamInbox',
         summary: "The caller's inbox, live (Server-Sent Events)",
         description:
-          'text/event-stream for EventSource: an `open` event with `{ unread }`, then a `message` event per new message (its `seq` the SSE id; data a message as GET /inbox answers it) and a `count` event `{ unread }` whenever the count changes; Last-Event-ID resumes after that message. Ends with an `end` event after 10 minutes or when the service stops (EventSource reconnects). At most 5 streams open per person (429 beyond); one poller per instance serves them all.',
+          'text/event-stream for EventSource: an `open` event with `{ unread }`, then a `message` event per new message (its `seq` the SSE id; data a message as GET /inbox answers it) and a `count` event `{ unread }` whenever the count changes; Last-Event-ID resumes after that message. Ends with an `end` event after COMMUNICATION_INBOX_STREAM_MAX_MS (10 minutes) or when the service stops (EventSource reconnects). At most 5 streams open per person (429 beyond); one poller per instance serves them all.',
         querystring: InboxRecipientQuery,
-        response: responses({ 200: InboxMessageSchema }),
+        response: {
+          ...responses({}),
+          200: {
+            description: 'Server-Sent Events: open, message, count, end',
+            content: { 'text/event-stream': { schema: Type.String() } },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -98,7 +98,9 @@ export const TemplateSchema = Type.Object({
 
 export const TemplateParams = Type.Object({ appId: AppId, ...IdOrNameParams.properties });
 export const TemplateGetQuery = Type.Object({
-  version: Type.Optional(Type.Integer({ minimum: 1, description: 'An earlier version' })),
+  version: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'An earlier version' }),
+  ),
 });
 export const TemplateListQuery = PagedQuery({
   category: Type.Optional(Category),

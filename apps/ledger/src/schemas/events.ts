@@ -91,6 +91,7 @@ export const EventListQuery = PagedQuery({
   afterSeq: Type.Optional(
     Type.Integer({
       minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
       description:
         'Only events after this place in the chain (`seq`), in chain order (oldest first): a cursor for readers that follow the trail',
     }),

@@ -12,46 +12,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Server-Sent Events: open, message, count, end */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description msg_ and 10 random characters */
-                            id: string;
-                            /** @description Increases with each message (the stream ids) */
-                            seq: number;
-                            recipient: string;
-                            appId: string;
-                            deliveryId: string;
-                            category: string | null;
-                            subject: string | null;
-                            text: string;
-                            html: string | null;
-                            read: boolean;
-                            archived: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC timestamp with milliseconds
-                             */
-                            readAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC timestamp with milliseconds
-                             */
-                            archivedAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC timestamp with milliseconds
-                             */
-                            createdAt: string;
-                        };
-                    };
+                    "text/event-stream": string;
                 };
             };
         };
