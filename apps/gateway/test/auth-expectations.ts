@@ -24,8 +24,17 @@ export const PUBLIC = new Set([
 // (logout too, so that a browser whose session lapsed can still clear its cookie).
 export const SIGN_IN =
   /^(GET \/api\/v1\/passport\/(login|callback|providers\/callback)|POST \/api\/v1\/passport\/logout)$/;
-// Webhook deliveries authenticate by their signature, not by a platform credential.
-export const SIGNED = new Set(['POST /api/v1/git/webhooks/receive']);
+// Webhook deliveries authenticate by their signature, unsubscribe links by their signed token,
+// not by a platform credential: without one, the status each answers.
+export const SIGNED = new Map([
+  ['POST /api/v1/git/webhooks/receive', 401],
+  ['POST /api/v1/stage/hooks/sweep', 401],
+  // Unset COMMUNICATION_EVENTS_SECRET: 409 NOT_CONFIGURED before any signature.
+  ['POST /api/v1/communication/provider-events', 409],
+  // No token: 400 naming it.
+  ['GET /api/v1/communication/unsubscribe', 400],
+  ['POST /api/v1/communication/unsubscribe', 400],
+]);
 // git's smart HTTP takes the key as HTTP Basic: without one, a 401 asking for it (no redirect).
 export const BASIC = /^\/git\//;
 // PostHog's start-up calls answer fixed settings to anyone (posthog-js asks before any event).
