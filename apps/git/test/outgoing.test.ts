@@ -109,8 +109,14 @@ it('delivers signed push, branch and pull-request events, after a restart and a 
     const api = jsonApi(second.app, PREFIX);
     expect((await api.post(`/repos/${repo.id}/branches`, { name: 'feature' })).status).toBe(201);
     await until(2);
-    await sql`update git.jobs set run_at = now() where status = 'queued'`.execute(db.kysely);
-    await until(3);
+    // The failure is recorded after the receiver answers: cut the backoff short until it is.
+    await eventually(
+      async () => {
+        await sql`update git.jobs set run_at = now() where status = 'queued'`.execute(db.kysely);
+        return received.length === 3;
+      },
+      { timeout: 10_000, what: 'delivery 3' },
+    );
     expect(received.slice(1).map((r) => [r.event, r.body.ref, r.valid])).toEqual([
       ['create', 'feature', true],
       ['create', 'feature', true],

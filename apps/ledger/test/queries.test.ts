@@ -2,8 +2,8 @@ import { useService } from '@platform/testing';
 import { appendEvents } from '../src/domain/appender';
 import { ledgerUnderTest } from './helpers';
 
-// No retention run in the background while queries are counted.
-const svc = useService(() => ledgerUnderTest({ env: { LEDGER_RETENTION_INTERVAL_MS: '0' } }));
+// No job polled in the background (retention, signing, sinks) while queries are counted.
+const svc = useService(() => ledgerUnderTest({ jobs: false }));
 
 /** Rows listed by `url` and the queries the list cost. */
 async function list(url: string) {
