@@ -81,11 +81,19 @@ export async function workflowWorld() {
   expect((await ada.get(location(await ada.get(location(connect))))).status).toBe(302);
   token = (await oauth.issued()).at(-1)!.accessToken;
 
-  /** A session holding the workflows (and Google scopes), published as `name`. */
-  async function publish(name: string, workflows: object, scopes?: string[]) {
+  /** A session holding the workflows (Google scopes, other files), published as `name`. */
+  async function publish(
+    name: string,
+    workflows: object,
+    scopes?: string[],
+    files: Record<string, string> = {},
+  ) {
     const session = (await call('POST', '/api/v1/stage/sessions')).body.data.id as string;
     await call('POST', `/api/v1/stage/sessions/${session}/push`, {
-      files: { '/app/platform.workflows.json': JSON.stringify({ version: 1, workflows }) },
+      files: {
+        ...files,
+        '/app/platform.workflows.json': JSON.stringify({ version: 1, workflows }),
+      },
     });
     if (scopes) await call('PUT', `/api/v1/stage/sessions/${session}/google-scopes`, { scopes });
     const app = await call('POST', '/api/v1/stage/apps', { sessionId: session, name });

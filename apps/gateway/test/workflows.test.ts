@@ -123,6 +123,107 @@ describe('communication.send', () => {
   });
 });
 
+describe('inference.chat and backend.call', () => {
+  // The app's backend: POST /api/orders answers what it was sent and how; a 5xx on /api/broken.
+  const BACKEND = `export default {
+  async fetch(request) {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/api/broken') return new Response('down', { status: 503 });
+    if (pathname !== '/api/orders') return Response.json({ error: 'no such route' }, { status: 404 });
+    const body = await request.json();
+    return Response.json(
+      { order: 'o-' + body.n, method: request.method, agent: request.headers.get('user-agent'), key: request.headers.get('idempotency-key') },
+      { status: 201 },
+    );
+  },
+};`;
+  let sid: string;
+  beforeAll(async () => {
+    sid = (
+      await w.publish(
+        'assistant',
+        {
+          ask: {
+            steps: [
+              {
+                'inference.chat': {
+                  model: 'mock-1',
+                  messages: [{ role: 'user', content: 'Greet {{ input.name }}' }],
+                  maxTokens: 20,
+                },
+                as: 'answer',
+              },
+              { respond: '{{ steps.answer }}' },
+            ],
+          },
+          unknownModel: {
+            steps: [{ 'inference.chat': { model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] } }], // prettier-ignore
+          },
+          order: {
+            steps: [
+              { 'backend.call': { path: '/orders', body: { n: '{{ input.n }}' } }, as: 'made' },
+              { respond: '{{ steps.made }}' },
+            ],
+          },
+          missing: { steps: [{ 'backend.call': { path: '/nowhere', method: 'GET' } }] },
+          tolerant: {
+            steps: [
+              { 'backend.call': { path: '/nowhere', method: 'GET', failOnError: false }, as: 'r' },
+              { respond: '{{ steps.r.status }}' },
+            ],
+          },
+          broken: { steps: [{ 'backend.call': { path: '/broken' } }] },
+        },
+        undefined,
+        { '/app/api/index.js': BACKEND },
+      )
+    ).sid;
+  });
+
+  it('chats through the inference service, the call charged to the app', async () => {
+    const res = await w.run(sid, 'ask', { name: 'Grace' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      content: expect.any(String),
+      model: 'mock-1',
+      usage: { inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
+      requestId: expect.any(String),
+    });
+    const usage = await w.call('GET', `/api/v1/inference/usage?app=${sid}`);
+    expect(usage.status).toBe(200);
+    expect(usage.body.data.requests.map((r: Json) => r.id)).toContain(res.body.data.requestId);
+
+    const refused = await w.run(sid, 'unknownModel');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(
+      /^Workflow unknownModel, steps\[0\] \(inference.chat\): The inference service refused it \(4\d\d [A-Z_]+\): .*no-such-model/,
+    );
+  });
+
+  it("calls the app's own backend with the step's key, and fails on its errors unless told not to", async () => {
+    const res = await w.run(sid, 'order', { n: 7 });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      status: 201,
+      headers: { 'content-type': expect.stringMatching(/^application\/json/) },
+      body: {
+        order: 'o-7',
+        method: 'POST',
+        agent: 'platform-stage-workflow',
+        key: expect.any(String),
+      },
+    });
+    const missing = await w.run(sid, 'missing');
+    expect([missing.status, missing.body.error.message]).toEqual([
+      400,
+      'Workflow missing, steps[0] (backend.call): The backend of assistant answered GET /nowhere with 404',
+    ]);
+    expect((await w.run(sid, 'tolerant')).body.data).toBe(404);
+    const broken = await w.run(sid, 'broken');
+    expect([broken.status, broken.body.error.code]).toEqual([502, 'BAD_GATEWAY']);
+  });
+});
+
 it('creates billing items, analytics events and audit events, read back through their APIs', async () => {
   const { sid } = await w.publish('records', {
     order: {
