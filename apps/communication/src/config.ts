@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { declareVariables, Var, type Env } from '@platform/core';
+import { ConfigError, declareVariables, Var, type Env } from '@platform/core';
+import { MAX_BOUNCE_LOCAL, parseBounceAddress } from './domain/bounces/return-path.js';
 import { bindingsOf } from './domain/providers/bindings.js';
 
 /** Channel configs may name only these variables (`env:CHANNEL_...`), never the platform's own. */
@@ -77,6 +78,27 @@ const VARIABLES = declareVariables({
     description:
       'The secret of the provider-events webhook (POST /api/v1/communication/provider-events: bounces, complaints): X-Platform-Signature is sha256=HMAC(secret, "<X-Platform-Timestamp>.<body>"). Unset: the webhook answers 409 `NOT_CONFIGURED`',
   }),
+  COMMUNICATION_BOUNCE_ADDRESS: Var.string({
+    accepts: `an email address (local part at most ${MAX_BOUNCE_LOCAL} characters)`,
+    check: (v) =>
+      /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/.test(v) && v.indexOf('@') <= MAX_BOUNCE_LOCAL
+        ? undefined
+        : `must be an email address of letters, digits, dots, dashes and underscores, its local part at most ${MAX_BOUNCE_LOCAL} characters`,
+    description:
+      "Where bounces of mails go: each mail is sent with the envelope sender (Return-Path) `<local>+<delivery>.<tag>@<domain>` (VERP), the tag signed with COMMUNICATION_EVENTS_SECRET (required with it), so that a delivery status notification names its delivery. Point the domain's MX (or a route of your mail relay) at COMMUNICATION_BOUNCE_SMTP_PORT. Unset: the envelope sender is the channel's `from`",
+  }),
+  COMMUNICATION_BOUNCE_SMTP_PORT: Var.int({
+    min: 0,
+    max: 65535,
+    documentedDefault: 'unset: off',
+    description:
+      'The port of the SMTP server that receives delivery status notifications (RFC 3464) for COMMUNICATION_BOUNCE_ADDRESS (required with it): a failed report with a 5.x.x status is a hard bounce (the delivery `bounced`, the address suppressed), 4.x.x a soft one; `0`: a free port. Set it on one process only (the communication service in containers)',
+  }),
+  COMMUNICATION_BOUNCE_SMTP_HOST: Var.string({
+    default: '0.0.0.0',
+    accepts: 'an IP address or host name',
+    description: 'The address the bounce SMTP server listens on',
+  }),
   // One family, CHANNEL_X and CHANNEL_X_DESTINATION: both read by enumerating the environment.
   'CHANNEL_*': Var.string({
     description:
@@ -106,6 +128,8 @@ export function communicationConfig(env: Env) {
     unsubscribeKey: unsubscribeKey(values.COMMUNICATION_UNSUBSCRIBE_SECRET, env.SESSION_SECRET),
     publicUrl: values.COMMUNICATION_PUBLIC_URL?.replace(/\/+$/, ''),
     eventsSecret: values.COMMUNICATION_EVENTS_SECRET,
+    /** Where bounces go and where they are received (COMMUNICATION_BOUNCE_*), when set. */
+    bounces: bouncesConfig(values),
     /** The CHANNEL_* variables, the only ones an `env:` reference of a channel config resolves. */
     channelEnv: channelEnv as Readonly<Record<string, string>>,
     /** CHANNEL_X_DESTINATION, by CHANNEL_X: where each variable's secret may be sent. */
@@ -122,3 +146,29 @@ function unsubscribeKey(secret: string | undefined, session: string | undefined)
 }
 
 export type CommunicationConfig = ReturnType<typeof communicationConfig>;
+
+/** COMMUNICATION_BOUNCE_*: each needs the one before it, and the address a signing secret. */
+function bouncesConfig(values: {
+  COMMUNICATION_BOUNCE_ADDRESS?: string;
+  COMMUNICATION_BOUNCE_SMTP_PORT?: number;
+  COMMUNICATION_BOUNCE_SMTP_HOST: string;
+  COMMUNICATION_EVENTS_SECRET?: string;
+}) {
+  const address = values.COMMUNICATION_BOUNCE_ADDRESS;
+  const port = values.COMMUNICATION_BOUNCE_SMTP_PORT;
+  if (address === undefined) {
+    if (port !== undefined)
+      throw new ConfigError('COMMUNICATION_BOUNCE_SMTP_PORT', 'needs COMMUNICATION_BOUNCE_ADDRESS');
+    return undefined;
+  }
+  const secret = values.COMMUNICATION_EVENTS_SECRET;
+  if (secret === undefined)
+    throw new ConfigError(
+      'COMMUNICATION_BOUNCE_ADDRESS',
+      'needs COMMUNICATION_EVENTS_SECRET (it signs the return paths)',
+    );
+  return {
+    address: parseBounceAddress(address, secret),
+    listen: port === undefined ? undefined : { port, host: values.COMMUNICATION_BOUNCE_SMTP_HOST },
+  };
+}

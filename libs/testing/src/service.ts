@@ -57,6 +57,10 @@ export async function serviceUnderTest(
     jobs: options.jobs ?? true,
     auth: authSettings(env),
     platform: { url: env.PLATFORM_URL },
+  }).catch(async (error: unknown) => {
+    // A configuration refused: the database made here goes with it.
+    if (!options.db) await database.close();
+    throw error;
   });
   return {
     app,

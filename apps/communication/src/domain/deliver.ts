@@ -1,3 +1,4 @@
+import { returnPathOf } from './bounces/return-path.js';
 import type { EventEmitter } from 'node:events';
 import {
   INTERRUPTED,
@@ -142,6 +143,7 @@ export function deliveryJob(
       timeoutMs: config.timeoutMs,
       allowPrivateTargets: config.allowPrivateTargets,
       smtpCa: config.smtpCa,
+      ...(config.bounces ? { returnPath: returnPathOf(config.bounces.address, deliveryId) } : {}),
       signal,
       log,
     });

@@ -4,6 +4,7 @@ import type { CommunicationConfig } from '../config.js';
 import type { CommunicationDatabase } from '../database.js';
 import { deliveryJob, ledgerJob, type DeliveryPayload, type LedgerEvent } from './deliver.js';
 import { TemplateEngine } from './templates/render.js';
+import { startBounceListener } from './bounces/listener.js';
 
 /** What one mounted instance keeps for its routes and jobs. */
 export interface CommunicationState {
@@ -17,6 +18,10 @@ export interface CommunicationState {
   templates: TemplateEngine;
   /** Emits `message` with a recipient when this instance filled their inbox (wakes streams). */
   inbox: EventEmitter;
+  /** The SMTP server receiving DSNs (COMMUNICATION_BOUNCE_SMTP_PORT), when on. */
+  bounces?: { port: number; close(): Promise<void> };
+  /** Stops the bounce SMTP server. */
+  close(): Promise<void>;
 }
 
 export type CommunicationContext = ServiceContext<
@@ -32,18 +37,24 @@ export type CommunicationRoutes = ServiceRoutes<
 >;
 
 /** The definition's `setup`: run once per mounted instance. */
-export function communicationState(
+export async function communicationState(
   ctx: ServiceContext<CommunicationDatabase, CommunicationConfig>,
-): CommunicationState {
+): Promise<CommunicationState> {
   const inbox = new EventEmitter();
   inbox.setMaxListeners(0);
   const ledger = ctx.jobs.define(ledgerJob(ctx));
   const deps = { ...ctx, ledger, inbox };
+  const { bounces } = ctx.config;
+  const listener = bounces?.listen
+    ? await startBounceListener({ db: ctx.db, log: ctx.log, address: bounces.address, ...bounces.listen }) // prettier-ignore
+    : undefined;
   return {
     deliveries: ctx.jobs.define(deliveryJob(deps, false)),
     routedDeliveries: ctx.jobs.define(deliveryJob(deps, true)),
     ledger,
     templates: new TemplateEngine(),
     inbox,
+    bounces: listener,
+    close: async () => listener?.close(),
   };
 }

@@ -11,13 +11,8 @@ import {
   type Access,
 } from '@platform/core';
 import type { CommunicationRoutes } from '../domain/state.js';
-import {
-  deliveryByReference,
-  listSuppressions,
-  markDelivery,
-  suppress,
-  unsuppress,
-} from '../repositories/suppressions.js';
+import { recordReport } from '../domain/bounces/record.js';
+import { deliveryByReference, listSuppressions, unsuppress } from '../repositories/suppressions.js';
 import {
   ProviderEventResultSchema,
   ProviderEventSchema,
@@ -110,21 +105,7 @@ export const eventRoutes: CommunicationRoutes = async (app, { db, config }) => {
         const named = event.deliveryId !== undefined || event.messageId !== undefined;
         const delivery = await deliveryByReference(db, event);
         if (named && !delivery) throw notFound('Delivery', event.deliveryId ?? event.messageId!);
-        const suppressing =
-          event.type === 'complaint' || (event.type === 'bounce' && event.hard === true);
-        if (delivery && event.type !== 'delivered')
-          await markDelivery(
-            db,
-            delivery.id,
-            event.type === 'bounce' ? 'bounced' : 'complained',
-            `${event.type === 'bounce' ? `${event.hard ? 'Hard' : 'Soft'} bounce` : 'Complaint'} from ${event.address}`,
-          );
-        if (suppressing)
-          await suppress(db, {
-            address: event.address,
-            reason: event.type === 'complaint' ? 'complaint' : 'hard bounce',
-            delivery_id: delivery?.id ?? null,
-          });
+        const suppressing = await recordReport(db, delivery?.id ?? null, event);
         const after = delivery
           ? await deliveryByReference(db, { deliveryId: delivery.id })
           : undefined;

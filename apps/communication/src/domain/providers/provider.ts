@@ -28,6 +28,8 @@ export interface Attempt {
   allowPrivateTargets: boolean;
   /** COMMUNICATION_SMTP_CA: extra CA certificates (PEM) trusted for SMTP TLS. */
   smtpCa?: string;
+  /** The SMTP envelope sender naming the delivery (COMMUNICATION_BOUNCE_ADDRESS), when set. */
+  returnPath?: string;
   /** Aborted when the service stops waiting for the attempt (shutdown, lost lease). */
   signal: AbortSignal;
   log: { info(obj: object, msg: string): void };

@@ -15,11 +15,12 @@ const CONNECTION_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS']
  * Certificates are verified (public CAs, plus COMMUNICATION_SMTP_CA). The host is resolved first
  * and every address checked (no internal address unless COMMUNICATION_ALLOW_PRIVATE_TARGETS);
  * the connection goes to the address checked, the certificate is checked against the host name.
- * The message id is the Message-ID of the message sent.
+ * The message id is the Message-ID of the message sent. With COMMUNICATION_BOUNCE_ADDRESS the
+ * envelope sender is the delivery's signed return path.
  */
 export const sendSmtp: Send = async (
   message,
-  { config, timeoutMs, signal, allowPrivateTargets, smtpCa },
+  { config, timeoutMs, signal, allowPrivateTargets, smtpCa, returnPath },
 ) => {
   const secure = config.secure === true;
   const host = String(config.host);
@@ -42,6 +43,8 @@ export const sendSmtp: Send = async (
     const info = await transport.sendMail({
       from: String(config.from),
       to: message.target,
+      // Bounces come back to an address naming the delivery (see bounces/return-path.ts).
+      ...(returnPath ? { envelope: { from: returnPath, to: message.target } } : {}),
       subject: message.subject ?? '',
       text: message.text,
       ...(message.html === null ? {} : { html: message.html }),
