@@ -11,6 +11,7 @@ export interface CommunicationDatabase {
   preferences: PreferencesTable;
   digests: DigestsTable;
   digest_items: DigestItemsTable;
+  digest_keys: DigestKeysTable;
   inbox_messages: InboxMessagesTable;
   suppressions: SuppressionsTable;
 }
@@ -164,6 +165,19 @@ export interface DigestsTable {
   status: Generated<'open' | 'flushed'>;
   delivery_id: string | null;
   flush_at: Date;
+  created_at: Generated<Date>;
+}
+
+/** The Idempotency-Key of a send that joined a digest, and what it answered. */
+export interface DigestKeysTable {
+  app_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  digest_id: string;
+  delivery_id: string;
+  flush_at: Date;
+  /** The digest's items once this send joined it. */
+  items: number;
   created_at: Generated<Date>;
 }
 

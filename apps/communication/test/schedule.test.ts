@@ -28,21 +28,35 @@ it('collects ten events into one mail per recipient, through the digest form', a
     },
   });
   expect(template.status).toBe(201);
-  const sends = await Promise.all(
-    Array.from({ length: 10 }, (_, i) =>
-      client.call('POST', '/apps/app1/send', {
-        channelId: 'mail',
-        template: 'build',
-        data: { build: i + 1 },
-        to: 'dev@example.com',
-      }),
-    ),
-  );
-  expect(sends.map((s) => s.status)).toEqual(Array(10).fill(202));
+  const build = (n: number) =>
+    client.call(
+      'POST',
+      '/apps/app1/send',
+      { channelId: 'mail', template: 'build', data: { build: n }, to: 'dev@example.com' },
+      { 'idempotency-key': `build-${n}` },
+    );
+  // Ten events, three of them sent twice at once (a client retrying): each joins once.
+  const all = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1, 2, 3].map(build));
+  expect(all.map((s) => s.status)).toEqual(Array(13).fill(202));
+  expect(all.filter((s) => s.headers['idempotent-replayed'] === 'true')).toHaveLength(3);
+  const sends = all.filter((s) => s.headers['idempotent-replayed'] !== 'true');
   expect(sends.map((s) => s.body.data.digest.items).sort((a, b) => a - b)).toEqual(
     Array.from({ length: 10 }, (_, i) => i + 1),
   );
-  expect(new Set(sends.map((s) => s.body.data.digest.id)).size).toBe(1);
+  expect(new Set(all.map((s) => s.body.data.digest.id)).size).toBe(1);
+  // A key again with another request: 409, nothing joined.
+  const other = await client.call(
+    'POST',
+    '/apps/app1/send',
+    { channelId: 'mail', template: 'build', data: { build: 99 }, to: 'dev@example.com' },
+    { 'idempotency-key': 'build-1' },
+  );
+  expect([other.status, other.body.error.message]).toEqual([
+    409,
+    expect.stringMatching(
+      /^Idempotency-Key build-1 was sent before with a different request \(digest dg_/,
+    ),
+  ]);
   // Every send of the digest answers its one delivery, sent at the flush.
   const ids = new Set(sends.map((s) => s.body.data.delivery.id));
   expect(ids.size).toBe(1);
@@ -75,6 +89,12 @@ it('collects ten events into one mail per recipient, through the digest form', a
     subject: '10 builds passed',
     metadata: { items: 10 },
   });
+  // After the flush, a repeat still answers its digest's delivery (sent now) and joins nothing.
+  const late = await build(4);
+  expect(late.headers['idempotent-replayed']).toBe('true');
+  expect(late.body.data).toMatchObject({ delivery: { id: sent.id, status: 'sent' }, digest: { id: all[0].body.data.digest.id } }); // prettier-ignore
+  const { rows } = await sql<{ n: string }>`select count(*) as n from communication.digests`.execute(db.kysely); // prettier-ignore
+  expect(Number(rows[0].n)).toBe(0);
   await client.svc.app.close();
   await db.close();
 });

@@ -16,6 +16,7 @@ export function addToDigest(
   data: Record<string, unknown>,
   windowSeconds: number,
   delivery: NewDelivery,
+  idempotency: { key: string; hash: string } | null,
 ) {
   return db.transaction().execute(async (trx) => {
     const flushAt = new Date(Date.now() + windowSeconds * 1000);
@@ -64,13 +65,38 @@ export function addToDigest(
       .select((eb) => eb.fn.countAll<string>().as('count'))
       .where('digest_id', '=', digest.id)
       .executeTakeFirstOrThrow();
-    return {
+    const joined = {
       id: digest.id,
       flushAt: digest.flush_at,
       items: Number(count),
       deliveryId: digest.delivery_id as string,
     };
+    // The same key joining concurrently: this insert fails (primary key), and everything with it.
+    if (idempotency)
+      await trx
+        .insertInto('digest_keys')
+        .values({
+          app_id: key.appId,
+          idempotency_key: idempotency.key,
+          request_hash: idempotency.hash,
+          digest_id: joined.id,
+          delivery_id: joined.deliveryId,
+          flush_at: joined.flushAt,
+          items: joined.items,
+        })
+        .execute();
+    return joined;
   });
+}
+
+/** The digested send an app made with this Idempotency-Key, if any. */
+export function digestByKey(db: CommunicationDb, appId: string, key: string) {
+  return db
+    .selectFrom('digest_keys')
+    .selectAll()
+    .where('app_id', '=', appId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }
 
 /** Open digests whose window has ended. */
