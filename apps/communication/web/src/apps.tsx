@@ -89,6 +89,11 @@ export function AppPage() {
                 Deliveries
               </Link>
             )}
+            {may('listTemplates') && (
+              <Link className="ui-button" to={appPath(appId, '/templates')}>
+                Templates
+              </Link>
+            )}
           </>
         }
       >

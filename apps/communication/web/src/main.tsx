@@ -7,6 +7,7 @@ import { DeliveriesPage, DeliveryPage } from './deliveries';
 import { InboxPage } from './inbox';
 import { RegistrationEditPage } from './registrations';
 import { SendPage } from './send';
+import { TemplateFormPage, TemplatePage, TemplatesPage } from './templates';
 
 mountApp({
   service: 'communication',
@@ -27,6 +28,10 @@ mountApp({
       <Route path="apps/:appId" element={<AppPage />} />
       <Route path="apps/:appId/channels/:id/edit" element={<RegistrationEditPage />} />
       <Route path="apps/:appId/send" element={<SendPage />} />
+      <Route path="apps/:appId/templates" element={<TemplatesPage />} />
+      <Route path="apps/:appId/templates/new" element={<TemplateFormPage />} />
+      <Route path="apps/:appId/templates/:name" element={<TemplatePage />} />
+      <Route path="apps/:appId/templates/:name/edit" element={<TemplateFormPage editing />} />
       <Route path="apps/:appId/deliveries" element={<DeliveriesPage />} />
       <Route path="apps/:appId/deliveries/:id" element={<DeliveryPage />} />
       <Route path="inbox" element={<InboxPage />} />

@@ -125,6 +125,72 @@ describe('the communication web UI', () => {
     expect(delivery).toMatchObject({ status: 'sent', subject: 'Order 42', target: 'ops' });
   });
 
+  it('writes a template in two locales, previews it as the server renders it, edits and deletes it', async () => {
+    const form = await web.open('/communication/apps/shop/templates/new');
+    const { page } = form;
+    await page.getByRole('heading', { name: 'New template' }).waitFor();
+    await expectCleanPage(form, 'communication-template-new');
+    await page.getByLabel('Name').fill('receipt');
+    await page.getByLabel('Category').fill('orders');
+    await page.getByLabel('Locales').fill('{ "en": { "subject": "Order {{ order }}"');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('alert').filter({ hasText: 'locales is not valid JSON' }).waitFor();
+    await page.getByLabel('Locales').fill(
+      JSON.stringify({
+        en: {
+          subject: 'Order {{ order }}',
+          text: 'Thanks {{ name }}',
+          html: '<p>Thanks <b>{{ name }}</b></p>',
+        },
+        fr: { subject: 'Commande {{ order }}', text: 'Merci {{ name }}' },
+      }),
+    );
+    await page.getByLabel('Data schema').fill(
+      JSON.stringify({
+        type: 'object',
+        required: ['order'],
+        properties: { order: { type: 'integer' } },
+      }),
+    );
+    await page.getByLabel('Sample data').fill('{ "order": 7, "name": "Ada" }');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'receipt' }).waitFor();
+    await expectCleanPage(form, 'communication-template', { allow: [/locales is not valid JSON/] });
+
+    // The preview renders on the server, the sample data by default; HTML escaped, in a sandbox.
+    await page.getByLabel('Data', { exact: true }).fill('{ "order": 8, "name": "<Grace>" }');
+    await page.getByLabel('Locale', { exact: true }).selectOption('fr');
+    await page.getByRole('button', { name: 'Render' }).click();
+    await page.getByLabel('Rendered text').filter({ hasText: 'Merci <Grace>' }).waitFor();
+    await page.getByLabel('Locale', { exact: true }).selectOption('en');
+    await page.getByRole('button', { name: 'Render' }).click();
+    const frame = page.frameLocator('iframe[title="Rendered HTML"]');
+    await frame.getByText('Thanks <Grace>').waitFor();
+    await page.getByLabel('Data', { exact: true }).fill('{ "order": "eight" }');
+    await page.getByRole('button', { name: 'Render' }).click();
+    await page.getByRole('alert').filter({ hasText: 'order' }).waitFor();
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { name: 'Edit receipt' }).waitFor();
+    await page.getByLabel('Category').fill('receipts');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'receipt' }).waitFor();
+    expect(
+      await web.client.communication.getTemplate({ path: { appId: 'shop', idOrName: 'receipt' } }),
+    ).toMatchObject({ version: 2, category: 'receipts', sampleData: { order: 7, name: 'Ada' } });
+
+    await page.getByRole('link', { name: 'Templates of shop' }).click();
+    await expectRows(page, 1);
+    await expectCleanPage(form, 'communication-templates', {
+      allow: [/^400 POST \/api\/v1\/communication\/apps\/shop\/templates\/tpl_\w+\/preview$/],
+    });
+    await page.getByRole('link', { name: 'receipt' }).click();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No templates yet.').waitFor();
+    await expectCleanPage(form, 'communication-templates-empty');
+  });
+
   it('lists channels by status, and shows a missing one as the API says', async () => {
     await web.client.communication.createChannel({ body: { name: 'night-log', provider: 'log' } });
     await web.client.communication.updateChannel({
