@@ -44,7 +44,9 @@ export async function gatewayUnderTest(
   } = {},
 ): Promise<GatewayUnderTest> {
   const services = options.services ?? SERVICES;
-  const config = gatewayConfig(services, env);
+  // Changes are audited by default; a test that is not about the trail keeps it to what it writes
+  // (audit.test.ts, deployment-auth.test.ts and the processes the tests start keep it on).
+  const config = gatewayConfig(services, { AUDIT_CHANGES: 'false', ...env });
   const db = options.db ?? (await testDatabase(migratedFor(services)));
   const logging = options.logStream ? { logStream: options.logStream } : { logger: false };
   const app = await buildGateway({ config, db, services, ...logging }).catch(

@@ -19,14 +19,15 @@ import {
   startProcess,
   testDatabase,
 } from '@platform/testing';
+import { communication as communicationService } from '@platform/communication';
 import { pulse as pulseService } from '@platform/pulse';
 import { request } from 'undici';
 import { SERVICES } from '../src/index';
 import { migratedFor } from './helpers';
 
 // Issue 38, item 2: OpenTelemetry traces. A client's traceparent is honoured by the gateway and
-// carried to the proxied service (processes started with the SDK, exporting over OTLP/HTTP JSON to
-// a receiver of the test's); a job queued inside a span runs in that trace.
+// carried to the proxied service, into the job it queues and out to the provider that job calls
+// (processes started with the SDK, exporting over OTLP/HTTP JSON to a receiver of the test's).
 
 interface OtlpSpan {
   traceId: string;
@@ -42,13 +43,18 @@ interface OtlpBody {
   }>;
 }
 
-/** An OTLP/HTTP receiver: the spans it was sent, with the service that sent each. */
+/**
+ * An OTLP/HTTP receiver: the spans it was sent, with the service that sent each; and a webhook
+ * receiver on `/hook` (a provider the platform calls): the traceparent of each call.
+ */
 function otlpReceiver() {
   const spans: Array<OtlpSpan & { service: string }> = [];
+  const hooks: Array<string | undefined> = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      if (req.url === '/hook') hooks.push(req.headers.traceparent as string | undefined);
       if (req.url === '/v1/traces' && req.headers['content-type']?.includes('json')) {
         const body = JSON.parse(Buffer.concat(chunks).toString()) as OtlpBody;
         for (const rs of body.resourceSpans) {
@@ -61,7 +67,7 @@ function otlpReceiver() {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
-  return { server, spans };
+  return { server, spans, hooks };
 }
 
 it('runs a job in the trace of the request that queued it', async () => {
@@ -119,20 +125,23 @@ async function storage(preset: Parameters<typeof processStorage>[0]) {
   return made.env;
 }
 
-it('carries a client traceparent through the gateway to a proxied service, over OTLP', async () => {
+it('follows one request through the gateway, a proxied service, its job and the provider it calls', async () => {
   const receiver = otlpReceiver();
   await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
   const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' };
-  // pulse: preloaded by NODE_OPTIONS (as a container runs any service); the gateway's main.ts
-  // loads the SDK itself, first.
-  const pulse = await startProcess(
-    join(root, 'apps/pulse/dist/main.js'),
+  // communication: preloaded by NODE_OPTIONS (as a container runs any service); the gateway's
+  // main.ts loads the SDK itself, first. A webhook channel calls the receiver's /hook.
+  const communication = await startProcess(
+    join(root, 'apps/communication/dist/main.js'),
     {
-      ...(await storage(migratedService(pulseService))),
+      ...(await storage(migratedService(communicationService))),
       ...otel,
-      OTEL_SERVICE_NAME: 'pulse',
+      OTEL_SERVICE_NAME: 'communication',
       NODE_OPTIONS: `--require ${join(root, 'libs/core/dist/tracing-preload.js')}`,
+      COMMUNICATION_ALLOW_PRIVATE_TARGETS: 'true',
+      CHANNEL_HOOK_SECRET: 'the-webhook-secret-of-the-trace',
+      CHANNEL_HOOK_SECRET_DESTINATION: '127.0.0.1',
     },
     { timeoutMs: 90_000 },
   );
@@ -142,37 +151,63 @@ it('carries a client traceparent through the gateway to a proxied service, over 
       ...(await storage(migratedFor(SERVICES))),
       ...otel,
       OTEL_SERVICE_NAME: 'gateway',
-      PULSE_PROXY_URL: pulse.url,
+      COMMUNICATION_PROXY_URL: communication.url,
       LOG_LEVEL: 'info',
     },
     { timeoutMs: 90_000 },
   );
-  try {
-    const traceId = randomBytes(16).toString('hex');
-    const parent = randomBytes(8).toString('hex');
-    const res = await request(`${gateway.url}/api/v1/pulse/events`, {
-      headers: { traceparent: `00-${traceId}-${parent}-01` },
+  const call = async (path: string, body: object, headers: Record<string, string> = {}) => {
+    const res = await request(`${gateway.url}/api/v1/communication${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
     });
     await res.body.dump();
-    expect(res.statusCode).toBe(200);
-    const spans = await eventually(
-      () => {
-        const mine = receiver.spans.filter((s) => s.traceId === traceId);
-        return mine.some((s) => s.service === 'pulse' && s.kind === 2) && mine;
-      },
-      { timeout: 15_000, what: 'the spans of both processes' },
+    return res.statusCode;
+  };
+  try {
+    const hook = { url: `${endpoint}/hook`, secret: 'env:CHANNEL_HOOK_SECRET' };
+    expect(await call('/channels', { name: 'hook', provider: 'webhook', config: hook })).toBe(201);
+    expect(await call('/apps/shop/channels', { channelId: 'hook' })).toBe(201);
+    const traceId = randomBytes(16).toString('hex');
+    const parent = randomBytes(8).toString('hex');
+    const traceparent = `00-${traceId}-${parent}-01`;
+    expect(await call('/apps/shop/send', { channelId: 'hook', text: 'traced' }, { traceparent })).toBe(202); // prettier-ignore
+    const mine = () => receiver.spans.filter((s) => s.traceId === traceId);
+    await eventually(
+      () =>
+        receiver.hooks.length > 0 &&
+        mine().some((s) => s.service === 'communication' && s.name.startsWith('job ')) &&
+        mine().some((s) => s.service === 'communication' && s.kind === 3),
+      { timeout: 20_000, what: 'the spans of the request, the job and the webhook call' },
     );
+    const spans = mine();
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    /** The services from a span up to the root of its trace. */
+    const lineage = (span: OtlpSpan | undefined): string[] => {
+      const names: string[] = [];
+      for (let s = span; s; s = s.parentSpanId ? byId.get(s.parentSpanId) : undefined)
+        names.push(`${(s as OtlpSpan & { service: string }).service}:${s.kind}`);
+      return names;
+    };
     const server = spans.find((s) => s.service === 'gateway' && s.kind === 2);
     expect(server?.parentSpanId).toBe(parent);
-    // The gateway's call to pulse (a client span), and pulse's server span under it.
-    const client = spans.find((s) => s.service === 'gateway' && s.kind === 3);
-    const upstream = spans.find((s) => s.service === 'pulse' && s.kind === 2);
-    expect(client).toBeDefined();
-    expect(upstream?.parentSpanId).toBe(client?.spanId);
+    const job = spans.find((s) => s.service === 'communication' && s.name.startsWith('job '))!;
+    const webhook = spans.find((s) => s.service === 'communication' && s.kind === 3)!;
+    // The webhook call under the job, the job under communication's request, that under the
+    // gateway's call to it, under the gateway's own server span: one trace, nothing detached.
+    expect(lineage(webhook)[0]).toBe('communication:3');
+    expect(lineage(job)).toEqual(
+      expect.arrayContaining(['communication:2', 'gateway:3', 'gateway:2']),
+    );
+    expect(lineage(webhook)).toContain(`communication:${job.kind}`);
+    expect(lineage(webhook).at(-1)).toBe('gateway:2');
+    // The provider got the trace too (W3C traceparent on the webhook call).
+    expect(receiver.hooks[0]).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
     // The gateway's access log line carries the trace id.
     expect(gateway.output.some((l) => l.includes(`"trace_id":"${traceId}"`))).toBe(true);
   } finally {
-    await pulse.stop();
+    await communication.stop();
     await gateway.stop();
     receiver.server.close();
   }

@@ -67,9 +67,9 @@ export const SERVER = declareVariables({
       "Longest a client may take to send its whole request, body included; then 408. Node's own default: a 200 MB FOCUS upload takes about 80 s to stream in, and headers still must come within `HEADERS_TIMEOUT_MS`",
   }),
   AUDIT_CHANGES: Var.bool({
-    default: false,
+    default: true,
     description:
-      "Record every successful change (a POST, PUT, PATCH or DELETE whose access action is create, update, delete or manage; the OpenAPI document marks them `x-audited`) in the ledger as `<service>.<operationId>` with its actor, resource and outcome, through an outbox in the service's own schema written before the handler runs and completed before the answer leaves (an acknowledged change never lacks its event). Ingestion (pulse events), invocations (inference calls) and reads sent as POST are not audited per call",
+      "Record every successful change (a POST, PUT, PATCH or DELETE whose access action is create, update, delete or manage; the OpenAPI document marks them `x-audited`) in the ledger as `<service>.<operationId>` with its actor, resource and outcome, through an outbox in the service's own schema written before the handler runs and completed before the answer leaves (an acknowledged change never lacks its event). Ingestion (pulse events), invocations (inference calls) and reads sent as POST are not audited per call; `false` turns it off",
   }),
   AUDIT_RELAY_INTERVAL_MS: Var.int({
     default: 10_000,
