@@ -21,7 +21,7 @@ interface Family {
 const parse = require('parse-prometheus-text-format') as (text: string) => Family[];
 
 const TOKEN = 'metrics-token-of-the-tests-0123456789';
-const USED = ['catalog', 'pulse', 'ledger'];
+const USED = ['catalog', 'pulse', 'ledger', 'inference'];
 
 let gw: GatewayUnderTest;
 beforeAll(async () => {
@@ -122,6 +122,36 @@ it('counts requests by route template, proxied calls by who answered, refusals',
   // The services' queues, read at the scrape.
   expect(family(after, 'platform_jobs_queued')).toBeDefined();
   expect(family(after, 'platform_jobs_failed')).toBeDefined();
+});
+
+it('counts inference calls, tokens and cost by provider and model', async () => {
+  const before = await scrape();
+  const admin = await identityHeaders(CALLERS.admin);
+  for (const content of ['hello', 'hello again, a little longer'])
+    expect(
+      (
+        await gw.app.inject({
+          method: 'POST',
+          url: '/api/v1/inference/chat',
+          remoteAddress: `10.4.0.${++address}`,
+          headers: admin,
+          payload: { model: 'mock-1', messages: [{ role: 'user', content }] },
+        })
+      ).statusCode,
+    ).toBe(200);
+  const after = await scrape();
+  const mock = { provider: 'mock', model: 'mock-1' };
+  const delta = (name: string, labels: Record<string, string>) =>
+    valueOf(after, name, labels) - valueOf(before, name, labels);
+  expect(delta('platform_inference_calls_total', { ...mock, kind: 'chat', status: 'ok' })).toBe(2);
+  expect(delta('platform_inference_tokens_total', { ...mock, direction: 'input' })).toBeGreaterThan(
+    0,
+  );
+  expect(
+    delta('platform_inference_tokens_total', { ...mock, direction: 'output' }),
+  ).toBeGreaterThan(0);
+  // The mock model is free: no cost counted, and no series invented for it.
+  expect(delta('platform_inference_cost_microdollars_total', mock)).toBe(0);
 });
 
 it('is served by a standalone service from its own registry', async () => {

@@ -44,8 +44,20 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly own = new Map<string, Counter<string>>();
+
   constructor(labels: Record<string, string> = {}) {
     this.registry.setDefaultLabels(labels);
+  }
+
+  /** A counter of a service's own (inference tokens and cost, ...): made once per registry. */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    let made = this.own.get(name);
+    if (!made) {
+      made = new Counter({ name, help, labelNames, registers: [this.registry] });
+      this.own.set(name, made);
+    }
+    return made as Counter<L>;
   }
 
   /** Records one answered request (an onResponse hook; callback style: no promise per request). */
@@ -73,6 +85,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The template of the route that would serve `method url` (set by recordTemplates). */
     routeOf?: (method: string, url: string) => string | undefined;
+    /** The process's metrics (set by observeRequests). */
+    metrics?: Metrics;
   }
 }
 

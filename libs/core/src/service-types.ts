@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { PlatformClient } from '@platform/client';
+import type { Metrics } from './metrics.js';
 import type { Kysely, Migrations, PlatformDatabase } from '@platform/db';
 import type {
   AuthorizationOptions,
@@ -54,6 +55,11 @@ export interface ServiceContext<DB = unknown, Config = undefined, State = undefi
   access: AuthorizationOptions;
   /** The instance's logger. */
   log: FastifyBaseLogger;
+  /**
+   * The process's metrics (`GET /metrics`), where a service counts what is its own (`counter`);
+   * undefined where none are kept (tests, the gateway's fallback copy of a proxied service).
+   */
+  metrics?: Metrics;
   /**
    * What the definition's `setup` built for this instance (caches, in-memory registries, writers):
    * one per mounted instance, shared by its routes and jobs (undefined without a `setup`).

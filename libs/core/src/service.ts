@@ -104,6 +104,7 @@ export function defineService<DB, Config = undefined, State = undefined>(
       access,
       platformFor: (identity, headers) => platformClient(name, platform, auth, identity, headers),
       log: scope.log,
+      metrics: scope.metrics,
       state: undefined,
     };
     const state = (await definition.setup?.(base)) as State;

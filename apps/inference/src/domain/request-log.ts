@@ -51,9 +51,12 @@ export class RequestLog {
   constructor(
     private readonly db: InferenceDb,
     private readonly log: FastifyBaseLogger,
+    /** Sees each row as it is queued (the metrics of usage-metrics.ts). */
+    private readonly observe?: (row: NewRequest) => void,
   ) {}
 
   add(row: NewRequest) {
+    this.observe?.(row);
     this.pending.push(withoutNul(row));
     if (this.pending.length > MAX_PENDING) this.drop(this.pending.splice(0, BATCH), 'overflow');
     if (!this.failures) this.schedule(this.delay());

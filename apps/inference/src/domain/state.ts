@@ -6,6 +6,7 @@ import { ResponseCache } from './cache.js';
 import { KeyMeter } from './limits.js';
 import { ProviderRegistry } from './registry.js';
 import { RequestLog } from './request-log.js';
+import { usageMetrics } from './usage-metrics.js';
 
 /** What one mounted instance keeps for its routes: the providers in memory, the log's writer. */
 export interface InferenceState {
@@ -30,8 +31,9 @@ export function inferenceState({
   db,
   log,
   config,
+  metrics,
 }: ServiceContext<InferenceDatabase, InferenceConfig>): InferenceState {
-  const requestLog = new RequestLog(db, log);
+  const requestLog = new RequestLog(db, log, metrics && usageMetrics(metrics));
   return {
     providers: new ProviderRegistry(db),
     requestLog,
