@@ -96,6 +96,8 @@ export interface SinksTable {
   last_error: Generated<string | null>;
   next_attempt_at: Generated<Date>;
   delivered_at: Generated<Date | null>;
+  /** When the last signed head the receiver took was signed: later ones are sent next. */
+  heads_after: Generated<Date>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

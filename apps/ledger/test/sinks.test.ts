@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import {
   createServer as createTcpServer,
@@ -24,11 +24,18 @@ import type { LedgerDatabase } from '../src/database';
 // and a receiver's failure; the export streams the trail as NDJSON or OCSF.
 
 const SECRET = 'a webhook secret of the tests';
-const ENV = { LEDGER_SINK_INTERVAL_MS: '100', LEDGER_SINK_ALLOW_PRIVATE_TARGETS: 'true' };
+const ENV = {
+  LEDGER_SINK_INTERVAL_MS: '100',
+  LEDGER_SINK_ALLOW_PRIVATE_TARGETS: 'true',
+  // Heads signed on request only (POST /events/heads), so the test knows when there is one.
+  LEDGER_SIGNING_KEY: randomBytes(32).toString('base64'),
+  LEDGER_SIGNING_INTERVAL_MS: '0',
+};
 
 /** A webhook receiver that checks each signature, and fails the first delivery it is sent. */
 function webhookReceiver() {
   const seqs: number[] = [];
+  const heads: Array<{ seq: number; statement: string; signature: string }> = [];
   const bad: string[] = [];
   let failNext = true;
   const server: Server = createHttpServer((req, res) => {
@@ -44,15 +51,17 @@ function webhookReceiver() {
         res.writeHead(503).end();
         return;
       }
-      for (const event of JSON.parse(body).events as Array<{ seq: number }>) seqs.push(event.seq);
+      const batch = JSON.parse(body) as { events: Array<{ seq: number }>; heads: typeof heads };
+      for (const event of batch.events) seqs.push(event.seq);
+      heads.push(...batch.heads);
       res.writeHead(204).end();
     });
   });
-  return { server, seqs, bad };
+  return { server, seqs, heads, bad };
 }
 
 const RFC5424 =
-  /^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) (\[audit@32473 [^\]]*\]) \uFEFF(\{.*\})$/;
+  /^<(\d{1,3})>1 (\S+) (\S+) (\S+) (\S+) (\S+) (\[(?:audit|head)@32473 [^\]]*\]) \uFEFF(\{.*\})$/;
 
 /** A syslog receiver (RFC 6587 octet counting), parsing each message by RFC 5424's grammar. */
 function syslogReceiver() {
@@ -214,6 +223,41 @@ it('pushes every event once, in order, to a webhook and syslog, across a failure
   });
   const state = await as('GET', '/sinks/siem-webhook');
   expect(state.body.data).toMatchObject({ cursor: 14, failures: 0, lastError: null });
+}, 40_000);
+
+it('sends each signed chain head once, after the events it covers, verifiable by the receiver', async () => {
+  const signed = await as('POST', '/events/heads');
+  expect(signed.status).toBe(201);
+  expect(signed.body.data.seq).toBe(14);
+  await eventually(
+    () => web.heads.length === 1 && syslog.messages.some((m) => m.msgid === 'chain-head'),
+    { timeout: 10_000, what: 'the signed head delivered' },
+  );
+  // A receiver checks it with the published key, as any verifier does.
+  const key = createPublicKey((await as('GET', '/events/signing-key')).body.data.publicKey);
+  const [head] = web.heads;
+  expect(head).toEqual(signed.body.data);
+  expect(verify(null, Buffer.from(head.statement), key, Buffer.from(head.signature, 'base64'))).toBe(true); // prettier-ignore
+  const onSyslog = syslog.messages.filter((m) => m.msgid === 'chain-head');
+  expect(onSyslog.map((m) => [m.seq, m.event])).toEqual([[14, signed.body.data]]);
+
+  // Not moved: nothing new is signed nor sent; moved: the next head follows its events.
+  expect((await as('POST', '/events/heads')).status).toBe(200);
+  await appendMany(14, 1);
+  const next = await as('POST', '/events/heads');
+  expect(next.body.data.seq).toBe(15);
+  await eventually(() => web.heads.length === 2 && web.seqs.at(-1) === 15, {
+    timeout: 10_000,
+    what: 'the second head delivered',
+  });
+  expect(web.heads.map((h) => h.seq)).toEqual([14, 15]);
+  await eventually(() => syslog.messages.filter((m) => m.msgid === 'chain-head').length === 2);
+  // Events and heads in the order sent: each head after the events it covers.
+  expect(syslog.messages.slice(-3).map((m) => [m.msgid, m.seq])).toEqual([
+    ['chain-head', 14],
+    ['audit', 15],
+    ['chain-head', 15],
+  ]);
 }, 40_000);
 
 it('exports the trail streamed as NDJSON or OCSF, within a time range', async () => {

@@ -4,11 +4,13 @@ import { hostname } from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import { checkedAddresses, guardedLookup, type TargetPolicy } from '@platform/core';
 import { Agent, fetch } from 'undici';
-import type { EventRow, SinkRow } from '../database.js';
+import type { EventRow, SignedHeadRow, SinkRow } from '../database.js';
+import { toSignedHead } from '../schemas/signatures.js';
 import { toAuditEvent } from '../schemas/events.js';
 import { toOcsf } from './ocsf.js';
 
-// How a batch of events reaches a sink: a signed webhook, or syslog lines (RFC 5424) over TCP.
+// How a batch of events (or signed chain heads) reaches a sink: a signed webhook, or syslog lines
+// (RFC 5424) over TCP.
 
 export const SEND_TIMEOUT_MS = 10_000;
 
@@ -19,11 +21,23 @@ export const formatEvent = (event: EventRow, format: SinkRow['format']) =>
 export const platformSignature = (secret: string, timestamp: string, body: string) =>
   `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
+/** What one delivery carries: events in chain order, or signed chain heads. */
+export interface SinkBatch {
+  events: EventRow[];
+  heads: SignedHeadRow[];
+}
+
+/** The delivery's id: its events' seqs, or the signing time of its last head. */
+const deliveryId = (sink: SinkRow, { events, heads }: SinkBatch) =>
+  events.length
+    ? `${sink.id}:${events[0].seq}-${events.at(-1)?.seq}`
+    : `${sink.id}:heads:${heads.at(-1)?.signed_at.toISOString()}`;
+
 /** POSTs the batch; any answer but 2xx is a failure (retried). */
 export async function sendWebhook(
   sink: SinkRow,
   secret: string,
-  events: EventRow[],
+  batch: SinkBatch,
   policy: TargetPolicy,
 ) {
   const url = new URL(sink.url as string);
@@ -31,7 +45,8 @@ export async function sendWebhook(
   const body = JSON.stringify({
     sink: sink.name,
     format: sink.format,
-    events: events.map((e) => formatEvent(e, sink.format)),
+    events: batch.events.map((e) => formatEvent(e, sink.format)),
+    heads: batch.heads.map(toSignedHead),
   });
   const timestamp = String(Math.floor(Date.now() / 1000));
   // The connection checks the address it connects to again: a name that resolved to a public
@@ -44,7 +59,7 @@ export async function sendWebhook(
         'content-type': 'application/json',
         'x-platform-timestamp': timestamp,
         'x-platform-signature': platformSignature(secret, timestamp, body),
-        'x-platform-delivery': `${sink.id}:${events[0].seq}-${events.at(-1)?.seq}`,
+        'x-platform-delivery': deliveryId(sink, batch),
       },
       body,
       redirect: 'manual',
@@ -78,6 +93,17 @@ export function syslogMessage(event: EventRow, format: SinkRow['format']) {
   return `${header} ${sd} \uFEFF${JSON.stringify(formatEvent(event, format))}`;
 }
 
+/**
+ * A signed chain head as an RFC 5424 message: as an event's, with MSGID `chain-head`, its fields
+ * as structured data (`head@32473`) and the head as the API answers it (statement included).
+ */
+export function syslogHeadMessage(head: SignedHeadRow) {
+  const pri = 13 * 8 + 6;
+  const sd = `[head@32473 seq="${head.seq}" hash="${head.hash}" keyId="${head.key_id}" signature="${paramValue(head.signature)}"]`;
+  const header = `<${pri}>1 ${head.signed_at.toISOString()} ${field(hostname(), 255)} platform-ledger ${field(String(process.pid), 128)} chain-head`;
+  return `${header} ${sd} \uFEFF${JSON.stringify(toSignedHead(head))}`;
+}
+
 /** RFC 6587 octet counting (the framing RFC 5425 requires over TLS): `<length> <message>`. */
 export const octetCounted = (message: string) => `${Buffer.byteLength(message)} ${message}`;
 
@@ -86,14 +112,18 @@ export const octetCounted = (message: string) => `${Buffer.byteLength(message)} 
  * whole stream and the connection ended without error (TCP carries no acknowledgement of its
  * own: a receiver that dies with unread data loses it, as with any syslog transport).
  */
-export async function sendSyslog(sink: SinkRow, events: EventRow[], policy: TargetPolicy) {
+export async function sendSyslog(sink: SinkRow, batch: SinkBatch, policy: TargetPolicy) {
   const host = sink.host as string;
   const [address] = await checkedAddresses(host, policy, 'The sink');
   const options = { host: address.address, port: sink.port as number };
   const socket: Socket = sink.tls
     ? tlsConnect({ ...options, servername: /^[\d.:]+$/.test(host) ? undefined : host })
     : netConnect(options);
-  const payload = events.map((e) => octetCounted(syslogMessage(e, sink.format))).join('');
+  const messages = [
+    ...batch.events.map((e) => syslogMessage(e, sink.format)),
+    ...batch.heads.map(syslogHeadMessage),
+  ];
+  const payload = messages.map(octetCounted).join('');
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => socket.destroy(new Error('The syslog receiver timed out')),

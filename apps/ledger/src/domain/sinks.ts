@@ -1,7 +1,14 @@
 import { decryptSecret, deriveKey, type AuthSettings, type TargetPolicy } from '@platform/core';
 import type { LedgerDb, SinkRow } from '../database.js';
-import { advanceCursor, dueSinks, eventsAfter, recordFailure } from '../repositories/sinks.js';
-import { sendSyslog, sendWebhook } from './sink-senders.js';
+import {
+  advanceCursor,
+  advanceHeads,
+  dueSinks,
+  eventsAfter,
+  headsToSend,
+  recordFailure,
+} from '../repositories/sinks.js';
+import { sendSyslog, sendWebhook, type SinkBatch } from './sink-senders.js';
 
 const BATCH = 200;
 /** Batches one sink gets per run at most, so that one busy sink does not hold the others back. */
@@ -17,6 +24,7 @@ export const sinkKey = (auth: AuthSettings) =>
  * the last acknowledged batch ended (no gap; a repeat only of a batch whose acknowledgement came
  * just as the process died, recognisable by its events' ids and seqs). A failure is retried with
  * a backoff. The job runs in one instance at a time (the durable queue), so batches never race.
+ * Signed chain heads follow, each once, when the events they cover have gone.
  */
 export async function deliverSinks(
   db: LedgerDb,
@@ -52,15 +60,26 @@ async function deliverOne(
     // Not sent by a run that lost the job (the cursor only moves forward, so advancing after a
     // send that the new holder repeated is harmless).
     signal?.throwIfAborted();
-    if (sink.kind === 'webhook') {
-      const key = sinkKey(auth);
-      if (!key || !sink.secret_encrypted) throw new Error('The sink has no secret it can use');
-      await sendWebhook(sink, decryptSecret(key, sink.secret_encrypted), events, policy);
-    } else await sendSyslog(sink, events, policy);
+    await send(sink, { events, heads: [] }, auth, policy);
     cursor = Number(events.at(-1)?.seq);
     await advanceCursor(db, sink.id, cursor);
     count += events.length;
     if (events.length < BATCH) break;
   }
+  // Then the heads signed since the last ones it took, over events it now has (a head is signed
+  // after its events, often after they went out: it follows them on its own).
+  const heads = await headsToSend(db, sink, cursor, BATCH);
+  if (heads.length) {
+    signal?.throwIfAborted();
+    await send(sink, { events: [], heads }, auth, policy);
+    await advanceHeads(db, sink.id, heads.at(-1)!.signed_at);
+  }
   return count;
+}
+
+async function send(sink: SinkRow, batch: SinkBatch, auth: AuthSettings, policy: TargetPolicy) {
+  if (sink.kind === 'syslog') return sendSyslog(sink, batch, policy);
+  const key = sinkKey(auth);
+  if (!key || !sink.secret_encrypted) throw new Error('The sink has no secret it can use');
+  await sendWebhook(sink, decryptSecret(key, sink.secret_encrypted), batch, policy);
 }

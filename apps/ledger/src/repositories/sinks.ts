@@ -80,3 +80,27 @@ export function eventsAfter(
   if (range.to) query = query.where('timestamp', '<=', range.to);
   return query.orderBy('seq').limit(range.limit).execute();
 }
+
+/**
+ * Signed heads the sink has not taken (signed after its `heads_after`) that cover only events it
+ * has taken (seq up to its cursor), oldest first.
+ */
+export const headsToSend = (db: LedgerDb, sink: SinkRow, cursor: number, limit: number) =>
+  db
+    .selectFrom('signed_heads')
+    .selectAll()
+    .where('signed_at', '>', sink.heads_after)
+    .where('seq', '<=', cursor)
+    .orderBy('signed_at')
+    .orderBy('key_id')
+    .limit(limit)
+    .execute();
+
+/** The receiver took the heads signed up to `signedAt`. */
+export const advanceHeads = (db: LedgerDb, id: string, signedAt: Date) =>
+  db
+    .updateTable('sinks')
+    .set({ heads_after: signedAt, failures: 0, last_error: null, delivered_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('heads_after', '<', signedAt)
+    .execute();
