@@ -269,3 +269,36 @@ it('still records a change whose process stopped before answering, once', async 
     await heir.close();
   }
 }, 30_000);
+
+it('sets aside a change event the ledger refuses, and delivers the ones after it', async () => {
+  await drained();
+  const mark = await head();
+  // A row the ledger can never take (an actor kind it does not know), before a good change.
+  await sql`insert into catalog.audit_outbox (id, status, action, actor, actor_kind, method, route,
+    status_code, request_id, completed_at) values ('refused-1', 'succeeded', 'catalog.createSystem',
+    'root@example.com', 'robot', 'POST', '/api/v1/catalog/systems', 201, 'refused-1', now())`.execute(
+    gw.db.kysely,
+  );
+  const res = await gw.app.inject({
+    method: 'POST',
+    url: '/api/v1/catalog/systems',
+    headers: { ...(await identityHeaders(ADMIN)), 'x-request-id': 'after-refused' },
+    payload: { name: 'after-refused' },
+  });
+  expect(res.statusCode).toBe(201);
+  const delivered = await eventually(
+    async () => {
+      const found = (await eventsAfter(mark)).filter(
+        (e) => e.metadata.requestId === 'after-refused',
+      );
+      return found.length > 0 && found;
+    },
+    { timeout: 15_000, what: 'the change after the refused one delivered' },
+  );
+  expect(delivered).toEqual([expect.objectContaining({ action: 'catalog.createSystem' })]);
+  const { rows } = await sql<{ id: string; status: string }>`
+    select id, status from catalog.audit_outbox`.execute(gw.db.kysely);
+  expect(rows).toEqual([{ id: 'refused-1', status: 'rejected' }]);
+  expect((await eventsAfter(mark)).some((e) => e.id === 'refused-1')).toBe(false);
+  await sql`delete from catalog.audit_outbox where id = 'refused-1'`.execute(gw.db.kysely);
+}, 30_000);

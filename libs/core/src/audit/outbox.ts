@@ -5,7 +5,8 @@ import { sql, type Kysely, type Migrations, type PlatformDatabase } from '@platf
 // makes the jobs table. A state-changing request writes its row `pending` before its handler runs
 // and `succeeded` before its answer leaves; the relay (./relay.ts) delivers rows to the ledger.
 
-export const OUTBOX_STATUSES = ['pending', 'succeeded'] as const;
+/** `rejected`: the ledger refused the row as invalid (400); kept, never sent again. */
+export const OUTBOX_STATUSES = ['pending', 'succeeded', 'rejected'] as const;
 
 export interface OutboxTable {
   /** The ledger event's id: the ledger records each id once (a redelivery is a no-op). */
@@ -149,7 +150,10 @@ export function deliverable(db: OutboxDb, graceMs: number, limit: number) {
     .where((eb) =>
       eb.or([
         eb('status', '=', 'succeeded'),
-        eb('created_at', '<', sql<Date>`now() - make_interval(secs => ${graceMs / 1000})`),
+        eb.and([
+          eb('status', '=', 'pending'),
+          eb('created_at', '<', sql<Date>`now() - make_interval(secs => ${graceMs / 1000})`),
+        ]),
       ]),
     )
     .orderBy('seq')
@@ -159,4 +163,9 @@ export function deliverable(db: OutboxDb, graceMs: number, limit: number) {
 
 export async function removeDelivered(db: OutboxDb, ids: string[]) {
   if (ids.length) await db.deleteFrom('audit_outbox').where('id', 'in', ids).execute();
+}
+
+/** A row the ledger refused as invalid: set aside (kept for an operator), never sent again. */
+export async function setAside(db: OutboxDb, id: string) {
+  await db.updateTable('audit_outbox').set({ status: 'rejected' }).where('id', '=', id).execute();
 }

@@ -1,8 +1,14 @@
-import { call, httpTransport, injectTransport } from '@platform/client';
+import { call, httpTransport, injectTransport, PlatformError } from '@platform/client';
 import { serviceIdentityHeaders, type PlatformLink } from '../auth/platform.js';
 import type { AuthSettings } from '../auth/settings.js';
 import type { Logger } from '../jobs/types.js';
-import { deliverable, removeDelivered, type OutboxDb, type OutboxTable } from './outbox.js';
+import {
+  deliverable,
+  removeDelivered,
+  setAside,
+  type OutboxDb,
+  type OutboxTable,
+} from './outbox.js';
 
 export interface AuditSettings {
   /** Pause before delivering what a request made deliverable, to send neighbours together. */
@@ -12,6 +18,14 @@ export interface AuditSettings {
 }
 
 const BATCH = 200;
+
+/**
+ * The ledger refused the events themselves (400, 413, 422): sending them again cannot help. Any
+ * other failure (the ledger off or unreachable, 401/403 of a misconfiguration, 429, 5xx) is
+ * retried later with the rows kept in order.
+ */
+const refused = (error: unknown) =>
+  error instanceof PlatformError && [400, 413, 422].includes(error.status);
 
 /** A row as the ledger's `recordChanges` takes it. */
 export function changeEvent(service: string, row: OutboxTable) {
@@ -86,13 +100,34 @@ export class AuditRelay {
       const rows = await deliverable(this.db, this.settings.pendingGraceMs, BATCH);
       if (rows.length === 0) return total;
       const events = rows.map((row) => changeEvent(this.service, row));
-      await this.send(events);
-      await removeDelivered(
-        this.db,
-        rows.map((r) => r.id),
-      );
+      try {
+        await this.send(events);
+        await removeDelivered(
+          this.db,
+          rows.map((r) => r.id),
+        );
+      } catch (error) {
+        if (!refused(error)) throw error;
+        // One row the ledger will never take must not hold up the others: each on its own.
+        for (const [i, row] of rows.entries()) await this.deliverOne(row.id, events[i]);
+      }
       total += rows.length;
       if (rows.length < BATCH) return total;
+    }
+  }
+
+  /** Sends one event; one the ledger refuses as invalid is set aside, and logged in full. */
+  private async deliverOne(id: string, event: unknown) {
+    try {
+      await this.send([event]);
+      await removeDelivered(this.db, [id]);
+    } catch (error) {
+      if (!refused(error)) throw error;
+      await setAside(this.db, id);
+      this.log.error(
+        { err: error, event },
+        'audit: the ledger refused this change event; set aside (status rejected), the others go on',
+      );
     }
   }
 
