@@ -172,6 +172,62 @@ it('audits a change made through one gateway in the ledger service, by the perso
   ]);
 }, 30_000);
 
+it('runs a workflow across services: stage calls billing and the ledger as the person who ran it', async () => {
+  const post = async (gateway: string, path: string, body: object) =>
+    browser.request(`${gateway}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const session = await json(await post(gateways[0], '/api/v1/stage/sessions', {}));
+  const workflows = {
+    order: {
+      steps: [
+        {
+          'billing.createItem': { name: 'Order {{ input.order }}', amount: '{{ input.cents }}' },
+          as: 'item',
+        },
+        {
+          'ledger.log': { action: 'order.placed', resource: 'item:{{ steps.item.id }}' },
+          as: 'audit',
+        },
+        { respond: { item: '{{ steps.item.id }}', audit: '{{ steps.audit.id }}' } },
+      ],
+    },
+  };
+  const pushed = await post(gateways[0], `/api/v1/stage/sessions/${session.data.id}/push`, {
+    files: { '/app/platform.workflows.json': JSON.stringify({ version: 1, workflows }) },
+  });
+  expect(pushed.status).toBe(200);
+  const app = await post(gateways[0], '/api/v1/stage/apps', {
+    sessionId: session.data.id,
+    name: 'orders',
+  });
+  expect(app.status).toBe(201);
+  const sid = (await json(app)).data.sid as string;
+  // Run through the other gateway: stage's process reaches billing's and the ledger's through
+  // PLATFORM_URL, acting for ada.
+  const run = await post(gateways[1], `/api/v1/run/${sid}/order`, { input: { order: 'A-7', cents: 990 } }); // prettier-ignore
+  expect(run.status).toBe(200);
+  const { item, audit } = (await json(run)).data;
+  const read = async (path: string) =>
+    (await json(await browser.get(`${gateways[0]}${path}`))).data;
+  expect(await read(`/api/v1/billing/items/${item}`)).toMatchObject({
+    name: 'Order A-7',
+    amount: 990,
+    stageApp: sid,
+    author: 'ada@example.com',
+  });
+  const event = await fetch(`${gateways[0]}/api/v1/ledger/events/${audit}`, {
+    headers: { 'x-api-key': BOOTSTRAP },
+  });
+  expect((await json(event)).data).toMatchObject({
+    action: 'order.placed',
+    actor: 'ada@example.com',
+    resource: `item:${item}`,
+  });
+}, 60_000);
+
 it('serves metrics on the gateway and a standalone service to a bearer of METRICS_TOKEN', async () => {
   for (const url of [gateways[0], processes[0].url]) {
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
