@@ -7,6 +7,7 @@ import {
   buildServiceApp,
   createApp,
   jobGauges,
+  poolGauges,
   loggerOptions,
   Metrics,
   migrateCore,
@@ -69,6 +70,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     db,
     services.map((s) => s.name),
   );
+  poolGauges(metrics, db);
   const app = createApp({
     logger:
       logger === false

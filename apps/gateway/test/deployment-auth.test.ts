@@ -233,7 +233,12 @@ it('serves metrics on the gateway and a standalone service to a bearer of METRIC
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
     const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
     expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/^platform_http_requests_total\{/m);
+    const text = await res.text();
+    expect(text).toMatch(/^platform_http_requests_total\{/m);
+    // The pool of each process's PostgreSQL connections (the default size, 10).
+    expect(text).toMatch(/^platform_database_connections\{state="in_use"[^}]*\} \d+$/m);
+    expect(text).toMatch(/^platform_database_connections\{state="waiting"[^}]*\} \d+$/m);
+    expect(text).toMatch(/^platform_database_connections_max(\{[^}]*\})? 10$/m);
   }
 });
 

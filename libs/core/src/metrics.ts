@@ -155,6 +155,35 @@ export function jobGauges(metrics: Metrics, db: PlatformDatabase, services: read
   });
 }
 
+/**
+ * Gauges of the database pool (PostgreSQL), read at each scrape: connections in use, idle, the
+ * queries waiting for one, and the pool's size. PGlite (one session, no pool) has none.
+ */
+export function poolGauges(metrics: Metrics, db: PlatformDatabase) {
+  if (!db.poolStats) return;
+  const stats = db.poolStats.bind(db);
+  new Gauge({
+    name: 'platform_database_connections',
+    help: 'Connections of the database pool, by state (in_use, idle), and queries waiting for one',
+    labelNames: ['state'] as const,
+    registers: [metrics.registry],
+    collect() {
+      const { total, idle, waiting } = stats();
+      this.set({ state: 'in_use' }, total - idle);
+      this.set({ state: 'idle' }, idle);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
+  new Gauge({
+    name: 'platform_database_connections_max',
+    help: 'The size of the database pool',
+    registers: [metrics.registry],
+    collect() {
+      this.set(stats().max);
+    },
+  });
+}
+
 interface JobRow {
   service: string;
   kind: string;

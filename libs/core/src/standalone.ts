@@ -6,13 +6,14 @@ import { loggerOptions } from './logging.js';
 import { authSettings } from './auth/index.js';
 import { buildServiceApp } from './service-app.js';
 import { migrateCore } from './audit/index.js';
-import { jobGauges, Metrics } from './metrics.js';
+import { jobGauges, Metrics, poolGauges } from './metrics.js';
 import { traceMixin } from './tracing.js';
 
-/** A standalone service's metrics: its requests, and its jobs. */
+/** A standalone service's metrics: its requests, its jobs and its database pool. */
 function serviceMetrics(db: PlatformDatabase, name: string) {
   const metrics = new Metrics({ service: name });
   jobGauges(metrics, db, [name]);
+  poolGauges(metrics, db);
   return metrics;
 }
 import type { ServiceManifest } from './service.js';

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { growMemoryFilesInPlace } from './copy.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PGliteWorker } from './pglite-remote.js';
@@ -37,7 +38,19 @@ export interface PlatformDatabase {
    * was lost and is back). Resolves once listening; the function it gives stops.
    */
   listen(channel: string, onMessage: NotificationHandler): Promise<Unlisten>;
+  /** The pool's connections now (PostgreSQL; PGlite has one session and no pool). */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open (in use or idle). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The pool's size. */
+  max: number;
 }
 
 const INT8_OID = 20;
@@ -79,8 +92,17 @@ async function openPostgres(url: string, poolSize: number): Promise<PlatformData
   // the error instead (a 503), and the pool drops the broken client when it comes back.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return wrap('postgres', new Kysely({ dialect: new PostgresDialect({ pool }) }), (channel, on) =>
-    listenPostgres(url, channel, on),
+  const stats = () => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: poolSize,
+  });
+  return wrap(
+    'postgres',
+    new Kysely({ dialect: new PostgresDialect({ pool }) }),
+    (channel, on) => listenPostgres(url, channel, on),
+    stats,
   );
 }
 
@@ -145,6 +167,7 @@ export function fromPGliteWorker(
  */
 export function fromPGlite(pglite: PGlite, options: { owned?: boolean } = {}): PlatformDatabase {
   pglite.parsers[INT8_OID] = parseInt8;
+  growMemoryFilesInPlace(pglite);
   const dialect = new PGliteDialect(pglite, options);
   return wrap('pglite', new Kysely({ dialect }), (channel, on) =>
     listenHolding(dialect, () => listenPGlite(pglite, channel, on)),
@@ -164,6 +187,7 @@ function wrap(
   kind: PlatformDatabase['kind'],
   kysely: Kysely<any>, // eslint-disable-line @typescript-eslint/no-explicit-any
   listen: PlatformDatabase['listen'],
+  poolStats?: () => PoolStats,
 ): PlatformDatabase {
   let closed = false;
   // Listeners end with the database: whoever listens need not stop it on its own.
@@ -181,6 +205,7 @@ function wrap(
       return stop;
     },
     schema: <DB>(name: string) => kysely.withSchema(name) as unknown as Kysely<DB>,
+    ...(poolStats ? { poolStats } : {}),
     async ping(timeoutMs = 2_000) {
       await withTimeout(sql`select 1`.execute(kysely), timeoutMs, 'database');
     },

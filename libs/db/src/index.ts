@@ -5,10 +5,12 @@ export {
   MEMORY,
   type DatabaseOptions,
   type PlatformDatabase,
+  type PoolStats,
 } from './database.js';
 export { migrateSchema, type Migrations } from './migrate.js';
 export { selectByIdOrName, idsByIdOrName } from './lookup.js';
 export { jsonb } from './values.js';
+export { copyInto, copyRow, copyValue, type CopyTarget, type CopyOptions } from './copy.js';
 export { withTimeout } from './timeout.js';
 export { PGliteDialect, type PGliteSession } from './pglite-dialect.js';
 export { PGliteWorker } from './pglite-remote.js';
