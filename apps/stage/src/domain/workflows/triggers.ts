@@ -10,7 +10,7 @@ export type Trigger =
   | { webhook: Record<string, never> }
   | { event: string; match?: string };
 
-/** The platform events a trigger may name (billing.budget.alert: accepted, not recorded yet). */
+/** The platform events a trigger may name (each recorded in the ledger by its service). */
 export const KNOWN_EVENTS = ['git.push', 'communication.delivery.failed', 'billing.budget.alert'];
 export const MAX_TRIGGERS = 10;
 
