@@ -32,8 +32,8 @@ describe('answers that are not what the platform sends', () => {
         'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"Hel"}}\n\n',
       );
       // Cut once the client has had time to read the chunk: fetch can drop what its reader had not
-      // taken yet when the connection fails (50 ms was too short on a loaded machine).
-      setTimeout(() => req.socket.destroy(), 300);
+      // taken yet when the connection fails (50 ms, then 300 ms, were too short on a loaded machine).
+      setTimeout(() => req.socket.destroy(), 1500);
     });
     const res = await cli(['inference', 'chat', 'hi'], env);
     expect(res.code).toBe(5);

@@ -15,7 +15,7 @@ beforeAll(async () => {
   database = await sharedPostgres();
   first = await startProcess(gatewayMain, { DATABASE_URL: database.url });
   second = await startProcess(gatewayMain, { DATABASE_URL: database.url });
-});
+}, 90_000); // two gateway processes, each migrating on start: over 30 s on a loaded machine
 afterAll(async () => {
   await Promise.all([first?.stop(), second?.stop()]);
   await database?.remove();
