@@ -15,6 +15,7 @@ import { ledger } from './ledger.mjs';
 import { catalog } from './catalog.mjs';
 import { palette } from './palette.mjs';
 import { billing } from './billing.mjs';
+import { billingFocus } from './billing-focus.mjs';
 import { reliability } from './reliability.mjs';
 import { identity } from './identity.mjs';
 import { communication } from './communication.mjs';
@@ -32,6 +33,7 @@ const groups = {
   catalog,
   palette,
   billing,
+  'billing-focus': billingFocus,
   reliability,
   identity,
   communication,

@@ -7,6 +7,13 @@ export interface BillingDatabase {
   sync_jobs: SyncJobsTable;
   focus_rows: FocusRowsTable;
   focus_skipped: FocusSkippedTable;
+  catalog_services: CatalogServicesTable;
+  catalog_snapshot: CatalogSnapshotTable;
+  owner_rules: OwnerRulesTable;
+  allocation_rules: AllocationRulesTable;
+  budgets: BudgetsTable;
+  anomalies: AnomaliesTable;
+  alerts: AlertsTable;
 }
 
 export interface ItemsTable {
@@ -38,6 +45,72 @@ export interface ItemsTable {
    */
   created_by: string | null;
   /** The team (a catalog owner) whose members may change it too. */
+  team: string | null;
+  /** The catalog service id the item resolves to (null: unmatched), its system id and owner name. */
+  catalog_service: string | null;
+  catalog_system: string | null;
+  catalog_owner: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** Billing's last snapshot of the catalog's services (kept while the catalog is off). */
+export interface CatalogServicesTable {
+  id: string;
+  name: string;
+  /** The system's id and name; the owner's name. */
+  system: string | null;
+  system_name: string | null;
+  owner: string | null;
+}
+
+/** One row (id `catalog`): when the snapshot was fetched, the last attempt and its error. */
+export interface CatalogSnapshotTable {
+  id: string;
+  fetched_at: Date | null;
+  attempted_at: Date | null;
+  error: string | null;
+  services: Generated<number>;
+}
+
+/** Items matching every condition given resolve to `target` (a catalog service id). */
+export interface OwnerRulesTable {
+  id: string;
+  priority: number;
+  provider: string | null;
+  service: string | null;
+  focus_column: string | null;
+  focus_value: string | null;
+  tag_key: string | null;
+  tag_value: string | null;
+  target: string;
+  description: string | null;
+  created_by: string | null;
+  team: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** What a selector of allocation rules matches; every field given must hold. */
+export interface SpendSelector {
+  catalogService?: string;
+  provider?: string;
+  service?: string;
+  tag?: string;
+}
+
+export interface AllocationRulesTable {
+  id: string;
+  name: string;
+  priority: number;
+  selector: SpendSelector;
+  method: 'fixed' | 'proportional';
+  /** fixed: catalog service ids and their percentages (adding to 100). */
+  shares: Generated<Array<{ service: string; percent: number }>>;
+  /** proportional: the items whose spend per catalog service gives the proportions. */
+  basis: SpendSelector | null;
+  description: string | null;
+  created_by: string | null;
   team: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -79,6 +152,8 @@ export interface SyncJobsTable {
   items_deleted: Generated<number>;
   /** An uploaded file: when all its rows were staged (the upload answered 202). */
   staged_at: Date | null;
+  /** A FOCUS sync: its file's header (the staged rows' dimensions name columns by their place). */
+  focus_header: string[] | null;
   /** Who started it (an email, `key:<name>`); the items it creates record it as their creator. */
   created_by: string | null;
 }
@@ -93,24 +168,135 @@ export interface FocusSkippedTable extends SkippedRow {
   sync_job_id: string;
 }
 
-/** A FOCUS row read by a sync under way: an item to be, before duplicates are summed. */
+/**
+ * A FOCUS row read by a sync under way: an item to be, before duplicates are summed. Written by
+ * COPY as text (migration 2026-12-23-focus-copy), cast by the merge: `exact_amount` numeric,
+ * `date` an ISO timestamp, `tags` a JSON array, `dimensions` a JSON object keyed by the column's
+ * place in the header (sync_jobs.focus_header), ChargeDescription left out (it is `description`,
+ * whole).
+ */
 export interface FocusRowsTable {
   sync_job_id: string;
   row: number;
   id: string;
   provider: string;
   provider_ref: string;
-  name: string;
+  /** null: the service, else the description (rows staged before 2026-12-23 have it). */
+  name: string | null;
   exact_amount: string;
   currency: string;
-  date: Date;
+  date: string;
   description: string | null;
   category: string | null;
   service: string | null;
   recurring: boolean;
   period: string | null;
-  tags: string[];
-  dimensions: Record<string, unknown>;
+  tags: string;
+  dimensions: string;
+}
+
+/** A budget (issue 39): `amount` cents per `period` of the spend its filter_* columns match. */
+export interface BudgetsTable {
+  id: string;
+  name: string;
+  amount: number;
+  currency: string;
+  period: 'month' | 'quarter' | 'year';
+  filter_owner: string | null;
+  filter_service: string | null;
+  filter_provider: string | null;
+  filter_tag: string | null;
+  /** Percentages of `amount`, ascending. */
+  thresholds: number[];
+  /** The communication channel's id, and its name when it was checked. */
+  channel: string;
+  channel_name: string | null;
+  created_by: string | null;
+  team: string | null;
+  /** The last evaluation's figures (domain/forecast.ts Forecast), status and time; null: none yet. */
+  figures: BudgetFigures | null;
+  status: Generated<'ok' | 'warning' | 'over'>;
+  evaluated_at: Date | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** A budget's figures as its last evaluation stored them (cents; days YYYY-MM-DD). */
+export interface BudgetFigures {
+  period: string;
+  from: string;
+  to: string;
+  asOf: string;
+  spent: number;
+  runRate: number;
+  windowDays: number;
+  daysRemaining: number;
+  forecast: number;
+}
+
+/** A day's spend of a catalog service or provider (`scope`, `key`) far from its recent days. */
+export interface AnomaliesTable {
+  id: string;
+  scope: 'service' | 'provider';
+  key: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** Cents (bigint: text from pg). */
+  expected: number;
+  actual: number;
+  size: number;
+  /** The modified z-score; null when the baseline did not vary at all. */
+  score: number | null;
+  mad: number;
+  /** open; dismissed (by a person); resolved (outside the lookback, or found normal again). */
+  status: Generated<'open' | 'dismissed' | 'resolved'>;
+  reason: string | null;
+  dismissed_by: string | null;
+  dismissed_at: Date | null;
+  resolved_at: Generated<Date | null>;
+  /** The start of the last detection run that found it (an open one not found again: resolved). */
+  judged_at: Generated<Date | null>;
+  /** When billing.anomaly.alert reached the ledger, and when an attempt to record it began. */
+  recorded_at: Date | null;
+  record_started_at: Generated<Date | null>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One message to send through communication (the outbox), claimed once by its unique `key`. */
+export interface AlertsTable {
+  id: string;
+  key: string;
+  budget_id: string | null;
+  anomaly_id: string | null;
+  period: string | null;
+  threshold: number | null;
+  basis: 'actual' | 'forecast' | null;
+  /** A communication channel id. */
+  channel: string;
+  subject: string;
+  text: string;
+  /** The ledger event's details (and the message's metadata). */
+  details: Record<string, unknown>;
+  /** pending; sent; expired (not sent while it was current: see domain/budgets-outbox.ts). */
+  status: Generated<'pending' | 'sent' | 'expired'>;
+  delivery_id: string | null;
+  /** Sends attempted; consecutive failures (of the send or the record: the retry's backoff). */
+  attempts: Generated<number>;
+  failures: Generated<number>;
+  /** Why the last attempt did not send it. */
+  error: string | null;
+  /** When billing.budget.alert reached the ledger (anomaly rows: the anomaly's row records it). */
+  recorded_at: Date | null;
+  /** When an attempt to record it began (set: a retry asks the ledger first). */
+  record_started_at: Generated<Date | null>;
+  /** An instance working on it (holding `lease`) holds it until then; after a failure, the retry's time. */
+  locked_until: Date | null;
+  lease: Generated<string | null>;
+  /** Not sent by then: expired (a budget alert: a day after its period ends). */
+  expires_at: Date | null;
+  created_at: Generated<Date>;
+  sent_at: Date | null;
 }
 
 export type BillingDb = Kysely<BillingDatabase>;
@@ -122,3 +308,6 @@ export type SyncJobRow = Selectable<SyncJobsTable>;
 export type NewFocusRow = Insertable<FocusRowsTable>;
 
 export type Page = { limit: number; offset: number };
+export type BudgetRow = Selectable<BudgetsTable>;
+export type AnomalyRow = Selectable<AnomaliesTable>;
+export type AlertRow = Selectable<AlertsTable>;

@@ -77,7 +77,7 @@ describe('reports', () => {
       { key: '(none)', amount: 250, count: 1, percentage: 9.09 },
     ]);
     expect((await svc.get('/reports/breakdown?by=color')).body.error.message).toBe(
-      'by must be one of: provider, category, service, recurring, tag, account, region, chargeCategory',
+      'by must be one of: provider, category, service, recurring, tag, account, region, chargeCategory, catalogService, system, owner',
     );
   });
 

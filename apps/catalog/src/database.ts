@@ -42,6 +42,45 @@ export interface CatalogDatabase {
   memberships: MembershipsTable;
   domains: DomainsTable;
   templates: TemplatesTable;
+  scorecards: ScorecardsTable;
+  scorecard_results: ScorecardResultsTable;
+  scorecard_pending: ScorecardPendingTable;
+}
+
+/** A scorecard (issue 39): its rules and ordered levels, as the API takes them. */
+export interface ScorecardsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  rules: unknown;
+  levels: unknown;
+  /** 1, then one more at each change. */
+  version: Generated<number>;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** A service's latest result on a scorecard: its level (rank -1: none) and each rule's status. */
+export interface ScorecardResultsTable {
+  scorecard_id: string;
+  service_id: string;
+  level: string | null;
+  rank: number;
+  passed: number;
+  total: number;
+  rules: unknown;
+  evaluated_at: Generated<Date>;
+  /** The scorecard's version it was evaluated on. */
+  version: number;
+}
+
+/** A service changed since its last evaluation (the next evaluation job takes it). */
+export interface ScorecardPendingTable {
+  service_id: string;
+  since: Generated<Date>;
+  /** How many times it was marked (a mark made during an evaluation outlives it). */
+  changes: Generated<number>;
 }
 
 /** A user or group is a member of a group (Backstage's memberOf / hasMember). */

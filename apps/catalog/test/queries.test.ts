@@ -5,7 +5,8 @@ import { catalog } from '../src/index';
 import { loadExisting } from '../src/repositories/import';
 import { keyInSql, namedIds, namedSql } from '../src/repositories/named';
 
-const svc = useService(() => serviceUnderTest(catalog));
+// No job worker: its polls (the scorecards' jobs) would count among a request's queries.
+const svc = useService(() => serviceUnderTest(catalog, { jobs: false }));
 let api: JsonApi;
 beforeEach(async () => {
   api = jsonApi(svc.app, catalog.prefix);

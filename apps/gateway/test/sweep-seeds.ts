@@ -55,6 +55,14 @@ async function seed() {
     ['/api/v1/catalog/services/sweep/dependencies', { dependsOn: 'other' }],
     ['/api/v1/catalog/apis', { name: 'sweep', type: 'openapi' }],
     ['/api/v1/catalog/domains', { name: 'sweep' }],
+    [
+      '/api/v1/catalog/scorecards',
+      {
+        name: 'sweep',
+        rules: [{ id: 'owner', kind: 'hasOwner' }],
+        levels: [{ name: 'bronze', rules: ['owner'] }],
+      },
+    ],
     ['/api/v1/palette/tokens', { name: 'sweep', category: 'color', value: '#000' }],
     ['/api/v1/palette/components', { name: 'sweep', tokens: ['sweep'] }],
     ['/api/v1/palette/patterns', { name: 'sweep', components: ['sweep'] }],
@@ -69,8 +77,22 @@ async function seed() {
       { name: 'sweep', type: 'github', clientId: 'sweep', clientSecret: 'env:OAUTH_SWEEP_SECRET' },
     ],
     ['/api/v1/communication/channels', { name: 'sweep', provider: 'log', config: {} }],
+    // Billing alerts only on channels an admin registered it on (seedBillingRegistration).
+    ['/api/v1/billing/budgets', { name: 'sweep', amount: 100, period: 'month', channel: 'sweep' }],
+    // Billing reads the catalog (service sweep, team sweep) for the target and shares' service.
+    ['/api/v1/billing/owner-rules', { target: 'sweep', provider: 'sweep' }],
+    [
+      '/api/v1/billing/allocations',
+      {
+        name: 'sweep',
+        selector: { catalogService: 'sweep' },
+        method: 'fixed',
+        shares: [{ service: 'sweep', percent: 100 }],
+      },
+    ],
   ];
   for (const [url, payload] of records) {
+    if (url === '/api/v1/billing/budgets') await seedBillingRegistration();
     const res = await inject('POST', url, payload);
     if (res.statusCode >= 300) throw new Error(`seeding ${url}: ${res.body}`);
     ids.set(`${url}/{id}`, res.json().data.id);
@@ -81,6 +103,44 @@ async function seed() {
   await seedInference();
   await seedGit();
   await seedPerson();
+  await seedAnomaly();
+}
+
+/** The app `billing` registered on the channel `sweep`, as an admin does before budgets name it. */
+async function seedBillingRegistration() {
+  await gw.db.kysely
+    .withSchema('communication')
+    .insertInto('registrations' as never)
+    .values({
+      id: 'reg_sweepbill',
+      app_id: 'billing',
+      channel_id: ids.get('/api/v1/communication/channels/{id}'),
+      target: '',
+      metadata: '{}',
+    } as never)
+    .execute();
+}
+
+/**
+ * A billing anomaly of the catalog service `sweep` (owner `sweep`), as its daily detection records
+ * one (no route makes them), with the service in billing's copy of the catalog.
+ */
+async function seedAnomaly() {
+  const service = ids.get('/api/v1/catalog/services/{id}') as string;
+  const billing = gw.db.kysely.withSchema('billing');
+  await billing
+    .insertInto('catalog_services' as never)
+    .values({ id: service, name: 'sweep', owner: 'sweep' } as never)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const anomaly = { id: 'sweepanomaly', scope: 'service', key: service, day: '2026-01-01' };
+  const figures = { expected: 1, actual: 200, size: 199, mad: 1 };
+  await billing
+    .insertInto('anomalies' as never)
+    .values({ ...anomaly, ...figures } as never)
+    .execute();
+  for (const path of ['/api/v1/billing/anomalies/{id}', '/api/v1/billing/anomalies/{id}/dismiss'])
+    ids.set(path, 'sweepanomaly');
 }
 
 /** The person `sweep`, as PostHog's capture makes one (it answers `{status: 1}`, no envelope). */

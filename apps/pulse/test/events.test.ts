@@ -1,3 +1,4 @@
+import { sql } from '@platform/db';
 import { serviceUnderTest, useService } from '@platform/testing';
 import { pulse } from '../src/index';
 
@@ -270,6 +271,35 @@ describe('GET /reports/top-events', () => {
       { name: 'view', count: 5 },
     ]);
     expect((await get('/reports/top-events?limit=0')).statusCode).toBe(400);
+  });
+
+  it('counts only the events whose property has the value (as text), given both', async () => {
+    const tagged = (name: string, service: unknown) => ({ name, properties: { service } });
+    const events = ['checkout', 'checkout', 1].map((service) => tagged('view', service));
+    await post('/events/batch', { events: [...events, tagged('buy', 'checkout')] });
+    const top = (query: string) => get(`/reports/top-events?property=service${query}`);
+    expect((await top('&value=checkout')).json().data).toEqual([
+      { name: 'view', count: 2 },
+      { name: 'buy', count: 1 },
+    ]);
+    expect((await top('&value=1')).json().data).toEqual([{ name: 'view', count: 1 }]);
+    expect((await top('&value=Checkout')).json().data).toEqual([]);
+    expect((await top('')).json().error.message).toMatch(/^property and value go together/);
+    // Only `service` is indexed, so only it may be filtered by; and its filter uses the index.
+    const other = await get('/reports/top-events?property=plan&value=pro');
+    expect(other.statusCode).toBe(400);
+    expect(other.json().error.message).toBe(
+      'Only the property service can be counted by (it is indexed), not plan',
+    );
+    const plan = await svc.db
+      .schema('pulse')
+      .transaction()
+      .execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        return sql`explain select name from pulse.events where (properties ->> 'service') = 'x'
+        and timestamp >= now() - interval '30 days'`.execute(trx);
+      });
+    expect(JSON.stringify(plan.rows)).toMatch(/Index.* using events_service_timestamp_idx/);
   });
 });
 

@@ -16,7 +16,7 @@ export { ACCESS } from './generated/index.js';
 
 export function fetchTransport(baseUrl = ''): Transport {
   return {
-    async send({ method, path, query, body }) {
+    async send({ method, path, query, body, signal }) {
       let response: Response;
       try {
         response = await fetch(`${baseUrl}${pathWithQuery(path, query)}`, {
@@ -24,6 +24,7 @@ export function fetchTransport(baseUrl = ''): Transport {
           credentials: 'same-origin',
           headers: body === undefined ? {} : { 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
         });
       } catch (error) {
         throw new ConnectionError(baseUrl || 'the platform', error);

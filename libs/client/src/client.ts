@@ -43,11 +43,16 @@ export type DataOf<Id> = [Success<Responses<Id>>] extends [never]
     ? D
     : never;
 
+/** What any call also takes: `signal` aborts the request (its answer is no longer awaited). */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 type NeedsArgs<Id> = object extends ArgsOf<Id> ? false : true;
 type Method<Id> =
   NeedsArgs<Id> extends true
-    ? (args: ArgsOf<Id>) => Promise<DataOf<Id>>
-    : (args?: ArgsOf<Id>) => Promise<DataOf<Id>>;
+    ? (args: ArgsOf<Id> & CallOptions) => Promise<DataOf<Id>>
+    : (args?: ArgsOf<Id> & CallOptions) => Promise<DataOf<Id>>;
 
 /** One method per operation, named after its operationId, grouped by service. */
 export type PlatformClient = {
@@ -58,6 +63,7 @@ interface Args {
   path?: Record<string, string | number>;
   query?: Record<string, unknown>;
   body?: unknown;
+  signal?: AbortSignal;
 }
 
 /** `/api/v1/catalog/services/{idOrName}` with `{ idOrName: 'a b' }` -> `.../services/a%20b` */
@@ -85,6 +91,7 @@ export function createClient(transport: Transport): PlatformClient {
           path: fillPath(path, args.path),
           query: args.query as ApiRequest['query'],
           body: args.body,
+          ...(args.signal ? { signal: args.signal } : {}),
         });
   }
   return client as unknown as PlatformClient;

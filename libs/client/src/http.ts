@@ -11,7 +11,7 @@ export function httpTransport(baseUrl: string, options: HttpTransportOptions = {
   const base = baseUrl.replace(/\/+$/, '');
   const timeout = options.timeoutMs ?? 30_000;
   return {
-    async send({ method, path, query, body }) {
+    async send({ method, path, query, body, signal }) {
       let response;
       try {
         response = await undiciRequest(`${base}${pathWithQuery(path, query)}`, {
@@ -23,6 +23,7 @@ export function httpTransport(baseUrl: string, options: HttpTransportOptions = {
           body: body === undefined ? undefined : JSON.stringify(body),
           headersTimeout: timeout,
           bodyTimeout: timeout,
+          signal,
         });
       } catch (error) {
         throw new ConnectionError(base, error);

@@ -3,6 +3,8 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string | number | boolean | ReadonlyArray<string | number> | undefined>;
   body?: unknown;
+  /** Aborts the request: the transport stops waiting and rejects (optional). */
+  signal?: AbortSignal;
 }
 
 export interface ApiResponse {
@@ -52,6 +54,7 @@ interface Injectable {
     url: string;
     payload?: string;
     headers?: Record<string, string>;
+    signal?: AbortSignal;
   }): Promise<{
     statusCode: number;
     body: string;
@@ -61,7 +64,7 @@ interface Injectable {
 /** In-process: the same requests, handed to a Fastify instance without a socket. */
 export function injectTransport(app: Injectable, headers: Record<string, string> = {}): Transport {
   return {
-    async send({ method, path, query, body }) {
+    async send({ method, path, query, body, signal }) {
       const response = await app.inject({
         method,
         url: pathWithQuery(path, query),
@@ -70,6 +73,7 @@ export function injectTransport(app: Injectable, headers: Record<string, string>
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         payload: body === undefined ? undefined : JSON.stringify(body),
+        ...(signal ? { signal } : {}),
       });
       return {
         status: response.statusCode,

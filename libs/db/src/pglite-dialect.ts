@@ -16,7 +16,12 @@ import {
  * instance in a worker thread, see pglite-remote.ts).
  */
 export interface PGliteSession {
-  query<R>(sql: string, params: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  /** `blob`: the file a COPY ... FROM '/dev/blob' reads (copy.ts). */
+  query<R>(
+    sql: string,
+    params: unknown[],
+    options?: { blob?: Blob },
+  ): Promise<{ rows: R[]; affectedRows?: number }>;
   readonly waitReady: Promise<void>;
   readonly closed: boolean;
   close(): Promise<void>;
@@ -89,6 +94,11 @@ class PGliteConnection implements DatabaseConnection {
     return result.affectedRows === undefined
       ? { rows: result.rows }
       : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
+  }
+
+  /** COPY ... FROM '/dev/blob' reading `blob` (copy.ts), sent as any query of this holder is. */
+  copyFromBlob(sql: string, blob: Blob) {
+    return this.driver.gate(this, false, () => this.pglite.query(sql, [], { blob }));
   }
 
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { PGliteSession } from './pglite-dialect.js';
 
 export type WorkerRequest =
-  | { op: 'query'; id: number; sql: string; params: unknown[] }
+  | { op: 'query'; id: number; sql: string; params: unknown[]; blob?: Blob }
   | { op: 'listen' | 'unlisten'; id: number; channel: string }
   | { op: 'close'; id: number };
 
@@ -71,8 +71,9 @@ export class PGliteWorker implements PGliteSession {
     return this.#closed;
   }
 
-  query<R>(sql: string, params: unknown[] = []) {
-    return this.#send({ op: 'query', id: this.#next++, sql, params }) as Promise<{
+  query<R>(sql: string, params: unknown[] = [], options: { blob?: Blob } = {}) {
+    const request = { op: 'query' as const, id: this.#next++, sql, params };
+    return this.#send(options.blob ? { ...request, blob: options.blob } : request) as Promise<{
       rows: R[];
       affectedRows?: number;
     }>;

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parse, PGlite, protocol } from '@electric-sql/pglite';
+import { growMemoryFilesInPlace } from './copy.js';
 import { PGLITE_EXTENSIONS } from './pglite-extensions.js';
 import type { WorkerReply, WorkerRequest } from './pglite-remote.js';
 
@@ -84,6 +85,7 @@ async function main() {
   try {
     pglite = await PGlite.create(location, { extensions: PGLITE_EXTENSIONS });
     pglite.parsers[INT8_OID] = (value: string) => Number(value);
+    growMemoryFilesInPlace(pglite);
   } catch (error) {
     post({ id: 0, error: fields(error) });
     return;
@@ -96,7 +98,10 @@ async function main() {
     try {
       switch (request.op) {
         case 'query': {
-          const result = await run(pglite, request.sql, request.params);
+          // A COPY from /dev/blob: PGlite's own query() hands the blob to the engine.
+          const result = request.blob
+            ? await pglite.query(request.sql, request.params, { blob: request.blob })
+            : await run(pglite, request.sql, request.params);
           post({ id, rows: result.rows, affectedRows: result.affectedRows });
           break;
         }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '@platform/db';
 import { keyOf, type DatabasePreset } from './presets.js';
@@ -41,7 +41,12 @@ function databaseUrl(url: string, name: string) {
  * processes making it at once never copy one half made.
  */
 async function templateDatabase(url: string, preset: DatabasePreset) {
-  const name = `platform_template_${(await keyOf(preset)).replace(/-/g, '_')}`;
+  const key = (await keyOf(preset)).replace(/-/g, '_');
+  // PostgreSQL cuts names at 63 bytes, and `<name>_<pid>` must fit too: a long key is shortened
+  // to its start and a digest of all of it.
+  const full = `platform_template_${key}`;
+  const digest = createHash('sha256').update(key).digest('hex').slice(0, 16);
+  const name = full.length <= 54 ? full : `${full.slice(0, 37)}_${digest}`;
   const exists = () =>
     withClient(url, (admin) =>
       admin.query('select 1 from pg_database where datname = $1', [name]),

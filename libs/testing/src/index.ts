@@ -18,6 +18,7 @@ export {
   type JsonApi,
   type ServiceUnderTest,
 } from './service.js';
+export { servicesUnderTest, type ServicesUnderTest } from './services.js';
 export { countQueries, type CountedDatabase } from './queries.js';
 export { startLoad, type Load, type LoadRequest, type Outcome } from './load.js';
 export { clearOfMinuteEnd, sleep, eventually, type EventuallyOptions } from './waiting.js';

@@ -39,9 +39,12 @@ export function QueryList<T>({
   refetchInterval?(rows: T[] | undefined): number | false;
 }) {
   const params = useListParams();
+  const off = (f: FilterSpec) => f.requires !== undefined && !params.get(f.requires);
+  const sent: Record<string, string | number> = { ...params.query };
+  for (const f of filters) if (off(f)) delete sent[f.name];
   const rows = useQuery<T[]>({
-    queryKey: [...queryKey, params.query],
-    queryFn: () => list(params.query),
+    queryKey: [...queryKey, sent],
+    queryFn: () => list(sent),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => refetchInterval?.(query.state.data) ?? false,
   });
@@ -57,6 +60,7 @@ export function QueryList<T>({
                 value={params.get(f.name)}
                 onChange={(v) => params.set(f.name, v)}
                 options={f.options}
+                disabled={off(f)}
               />
             ) : (
               <FilterInput

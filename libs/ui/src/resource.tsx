@@ -23,6 +23,8 @@ export interface FilterSpec {
   label: string;
   options?: readonly string[];
   type?: 'search' | 'text' | 'date' | 'datetime-local' | 'number';
+  /** A select disabled, and not sent, until the filter of this name has a value. */
+  requires?: string;
 }
 
 type Doing = 'list' | 'get' | 'create' | 'update' | 'remove';

@@ -186,6 +186,7 @@ export function FilterSelect({
   onChange,
   options,
   any = 'Any',
+  disabled = false,
 }: {
   label: string;
   value: string;
@@ -193,12 +194,13 @@ export function FilterSelect({
   options: readonly (string | { value: string; label: string })[];
   /** The choice that filters nothing (value ''); null for a choice that must have a value. */
   any?: string | null;
+  disabled?: boolean;
 }) {
   const id = useId();
   return (
     <div className="ui-filter">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+      <select id={id} value={value} disabled={disabled} onChange={(e) => onChange(e.target.value)}>
         {any !== null && <option value="">{any}</option>}
         {options.map((o) => {
           const option = typeof o === 'string' ? { value: o, label: o } : o;

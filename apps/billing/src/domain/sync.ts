@@ -2,6 +2,7 @@ import { JobFailure, newId, type JobContext, type ServiceContext } from '@platfo
 import type { BillingConfig } from '../config.js';
 import type { BillingDatabase, BillingDb } from '../database.js';
 import { clearStagedRows, discardImport, mergeStagedRows } from '../repositories/focus-imports.js';
+import { lockResolution } from '../repositories/owners-resolve.js';
 import {
   completeSyncJob,
   findSyncJob,
@@ -65,7 +66,12 @@ export function syncRunner({
     ctx: JobContext<unknown>,
   ) {
     const { syncJobId, provider, from, to, projectId, csv, upload } = payload;
-    const fence = (trx: BillingDb) => ctx.fence(trx);
+    // First in the transaction that writes the items (and resolves them to catalog services): the
+    // resolution lock (repositories/owners-resolve.ts), taken before any item row, then the fence.
+    const fence = async (trx: BillingDb) => {
+      await lockResolution(trx);
+      await ctx.fence(trx);
+    };
     const staging = receiving.get(syncJobId);
     // A run that finished the sync job but died before the durable job did: nothing left to do.
     if ((await findSyncJob(db, syncJobId))?.status !== 'running') return null;
@@ -83,7 +89,8 @@ export function syncRunner({
       }
       if (!adapter.fetch) {
         await clearStagedRows(db, syncJobId);
-        await stageFocus(db, syncJobId, [csv ?? ''], window, ctx.signal);
+        const rows = { ...window, currency: config.currency };
+        await stageFocus(db, syncJobId, [csv ?? ''], rows, ctx.signal);
         return await mergeStagedRows(db, job, window, fence);
       }
       const request = { ...window, token, projectId };

@@ -1,13 +1,8 @@
 import { jsonb, sql } from '@platform/db';
-import type {
-  BillingDb,
-  FocusRowsTable,
-  NewFocusRow,
-  SkippedRow,
-  SyncJobRow,
-} from '../database.js';
+import type { BillingDb, SkippedRow, SyncJobRow } from '../database.js';
 import { FOCUS_OVERWRITES, overwriteWithExcluded } from './items.js';
 import { finishSyncJob } from './sync-jobs.js';
+import { resolveItems } from './owners-resolve.js';
 
 // A FOCUS sync's way through the database: the rows read from the file (focus_rows) and the
 // skipped ones (focus_skipped), then one fenced transaction that sums and upserts the rows into
@@ -28,63 +23,21 @@ export async function clearStagedRows(db: BillingDb, syncJobId: string) {
   await db.deleteFrom('focus_skipped').where('sync_job_id', '=', syncJobId).execute();
 }
 
-/** The staged columns and their SQL types. */
-const STAGED: Record<keyof FocusRowsTable, string> = {
-  sync_job_id: 'text',
-  row: 'integer',
-  id: 'text',
-  provider: 'text',
-  provider_ref: 'text',
-  name: 'text',
-  exact_amount: 'numeric',
-  currency: 'text',
-  date: 'timestamptz',
-  description: 'text',
-  category: 'text',
-  service: 'text',
-  recurring: 'boolean',
-  period: 'text',
-  tags: 'jsonb',
-  dimensions: 'jsonb',
-};
-const STAGED_COLUMNS = Object.keys(STAGED) as Array<keyof FocusRowsTable>;
-
-/**
- * Stores a batch of rows and skipped rows. The rows travel as one JSON parameter, not 16
- * parameters a row: PGlite binds parameters one by one, and this shape stages a third more rows
- * a second there (PostgreSQL takes either alike).
- */
-export async function stageRows(
-  db: BillingDb,
-  syncJobId: string,
-  rows: NewFocusRow[],
-  skipped: SkippedRow[],
-) {
-  if (rows.length > 0) {
-    const values = db
-      .selectFrom(sql`jsonb_array_elements(${JSON.stringify(rows)}::jsonb)`.as('r'))
-      .select(
-        STAGED_COLUMNS.map((column) =>
-          STAGED[column] === 'jsonb'
-            ? sql`value -> ${sql.lit(column)}`.as(column)
-            : sql`(value ->> ${sql.lit(column)})::${sql.raw(STAGED[column])}`.as(column),
-        ),
-      );
-    await db.insertInto('focus_rows').columns(STAGED_COLUMNS).expression(values).execute();
-  }
-  if (skipped.length > 0)
-    await db
-      .insertInto('focus_skipped')
-      .values(skipped.map((s) => ({ ...s, sync_job_id: syncJobId })))
-      .execute();
-}
-
 const progressColumns = (progress: ImportProgress) => ({
   rows_read: progress.read,
   rows_written: progress.written,
   rows_skipped: progress.skipped,
   skipped: jsonb(progress.skippedRows),
 });
+
+/** The header of the file a FOCUS sync reads (the staged dimensions name columns by place). */
+export async function recordHeader(db: BillingDb, syncJobId: string, header: string[]) {
+  await db
+    .updateTable('sync_jobs')
+    .set({ focus_header: jsonb(header) })
+    .where('id', '=', syncJobId)
+    .execute();
+}
 
 export async function reportProgress(db: BillingDb, syncJobId: string, progress: ImportProgress) {
   await db
@@ -133,19 +86,26 @@ export function listSkippedRows(
 /** An item's columns as its charge's first row (in file order) has them; amounts are summed. */
 const COPIED = [
   'id',
-  'name',
   'currency',
   'provider',
   'provider_ref',
-  'tags',
-  'description',
   'recurring',
   'period',
-  'date',
   'category',
   'service',
-  'dimensions',
 ] as const;
+/** The item's columns made here of the staged text (see FocusRowsTable). */
+const MADE = ['name', 'description', 'tags', 'date', 'dimensions'] as const;
+
+/**
+ * The item's dimensions of a staged row: its columns' names put back (`header`: the file's;
+ * null for rows staged before 2026-12-23, whose dimensions hold names), and ChargeDescription.
+ */
+function dimensionsOf(header: string[] | null) {
+  if (!header) return sql`c.dimensions::jsonb`;
+  const named = sql`coalesce((select jsonb_object_agg(${JSON.stringify(header)}::jsonb ->> (d.key::int), d.value) from jsonb_each(c.dimensions::jsonb) d), '{}'::jsonb)`;
+  return sql`case when c.description is null then ${named} else ${named} || jsonb_build_object('ChargeDescription', c.description) end`;
+}
 
 /**
  * Sums the staged rows of each (provider, providerRef) whose reference starts with `slice` (a
@@ -153,28 +113,44 @@ const COPIED = [
  * started the import, or null); known ones get the amounts, name, description, date, recurrence
  * and dimensions, and keep their tags, category, service, creator and team.
  */
-function upsertCharges(trx: BillingDb, syncJobId: string, slice: string, createdBy: string | null) {
-  const exactSum = sql<string>`sum(exact_amount) over (partition by provider, provider_ref)`;
-  const charges = trx
+function upsertCharges(
+  trx: BillingDb,
+  job: { id: string; createdBy: string | null; header: string[] | null },
+  slice: string,
+) {
+  const exactSum = sql<string>`sum(exact_amount::numeric) over (partition by provider, provider_ref)`;
+  // Each charge's first row (the sum of its rows beside it), then its item's columns of it.
+  const first = trx
     .selectFrom('focus_rows')
     .distinctOn(['provider', 'provider_ref'])
-    .select([
-      ...COPIED,
-      sql<string>`round(${exactSum})`.as('amount'),
-      exactSum.as('exact_amount'),
-      sql<string>`'focus'`.as('source'),
-      sql<string | null>`${createdBy}::text`.as('created_by'),
-    ])
-    .where('sync_job_id', '=', syncJobId)
+    .select([...COPIED, 'name', 'description', 'tags', 'date', 'dimensions'])
+    .select(exactSum.as('exact_amount'))
+    .where('sync_job_id', '=', job.id)
     .where(sql<string>`left(provider_ref, 1)`, '=', slice)
     .orderBy('provider')
     .orderBy('provider_ref')
     .orderBy('row');
+  const charges = trx
+    .selectFrom(first.as('c'))
+    .select([
+      ...COPIED,
+      sql<string>`coalesce(c.name, left(coalesce(c.service, left(c.description, 200), 'FOCUS charge'), 200))`.as(
+        'name',
+      ),
+      sql<string | null>`left(c.description, 2000)`.as('description'),
+      sql`c.tags::jsonb`.as('tags'),
+      sql`c.date::timestamptz`.as('date'),
+      dimensionsOf(job.header).as('dimensions'),
+      sql<string>`round(c.exact_amount)`.as('amount'),
+      'exact_amount',
+      sql<string>`'focus'`.as('source'),
+      sql<string | null>`${job.createdBy}::text`.as('created_by'),
+    ]);
   return trx
     .with('upserted', (qb) =>
       qb
         .insertInto('items')
-        .columns([...COPIED, 'amount', 'exact_amount', 'source', 'created_by'])
+        .columns([...COPIED, ...MADE, 'amount', 'exact_amount', 'source', 'created_by'])
         .expression(charges)
         .onConflict((oc) =>
           oc
@@ -208,18 +184,24 @@ export function mergeStagedRows(
   const syncJobId = job.id;
   return db.transaction().execute(async (trx) => {
     await fence(trx);
+    const { focus_header: header } = await trx
+      .selectFrom('sync_jobs')
+      .select('focus_header')
+      .where('id', '=', syncJobId)
+      .executeTakeFirstOrThrow();
     const counts = { created: 0, updated: 0 };
     // A sixteenth of the charges at a time (references are hex), with a turn of the event loop
     // between: PGlite runs one statement at a time (in a worker thread by default, in the test's
     // own thread in tests), and one statement over a 200 MB file kept it from answering anything,
     // health checks included, for a minute.
     for (const slice of '0123456789abcdef') {
-      const done = await upsertCharges(trx, syncJobId, slice, job.createdBy);
+      const done = await upsertCharges(trx, { ...job, header }, slice);
       counts.created += done.created;
       counts.updated += done.updated;
       await new Promise((resolve) => setImmediate(resolve));
     }
     const deleted = await deleteReplacedItems(trx, syncJobId, window);
+    await resolveItems(trx, window); // to catalog services (issue 39, repositories/owners-resolve.ts)
     const outcome = {
       items_created: counts.created,
       items_updated: counts.updated,
@@ -235,6 +217,7 @@ export function mergeStagedRows(
  * The file is the truth for its window: items made by FOCUS imports (source focus), dated in the
  * window, of a provider the file has rows of (or of `focus`, the provider of files without
  * ProviderName and of imports older than dimensions), that no staged row of this file matches.
+ * Run it after upsertCharges, in its transaction.
  */
 async function deleteReplacedItems(
   trx: BillingDb,
@@ -251,17 +234,10 @@ async function deleteReplacedItems(
     .where('provider', 'in', covered)
     .where('date', '>=', window.from)
     .where('date', '<=', window.to)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('focus_rows')
-            .select('row')
-            .where('focus_rows.sync_job_id', '=', syncJobId)
-            .whereRef('focus_rows.provider', '=', 'items.provider')
-            .whereRef('focus_rows.provider_ref', '=', 'items.provider_ref'),
-        ),
-      ),
-    )
+    // Matched: upserted by this transaction (every charge of the file was, just before), so the
+    // row's version is this transaction's. No comparison with the staged rows: it was a join of
+    // every item with every staged row when the planner misjudged either side.
+    .where(sql<boolean>`xmin <> pg_current_xact_id()::xid`)
     .executeTakeFirst();
   return Number(numDeletedRows);
 }

@@ -1,5 +1,8 @@
 import Big from 'big.js';
-import { sql } from '@platform/db';
+import { sql, type CompiledQuery } from '@platform/db';
+
+/** A query to embed (Kysely's builders and raw SQL alike). */
+type Compilable = { compile(): CompiledQuery } | ReturnType<typeof sql>;
 import type { BillingDb } from '../database.js';
 import { filteredItems, type ItemFilter } from './items.js';
 
@@ -15,8 +18,19 @@ export const BREAKDOWN_KEYS = [
   'account',
   'region',
   'chargeCategory',
+  'catalogService',
+  'system',
+  'owner',
 ] as const;
 export type BreakdownKey = (typeof BREAKDOWN_KEYS)[number];
+/** The keys of catalog services (resolved, allocations applied): spend rows rather than items. */
+export const CATALOG_KEYS = ['catalogService', 'system', 'owner'] as const;
+export type CatalogKey = (typeof CATALOG_KEYS)[number];
+export const isCatalogKey = (by: BreakdownKey): by is CatalogKey =>
+  (CATALOG_KEYS as readonly string[]).includes(by);
+
+/** The label of spend that resolves to no catalog service. */
+export const UNMATCHED = '(unmatched)';
 
 /** Keys read from an imported item's FOCUS dimensions: the first of these columns it has. */
 const DIMENSION_KEYS: Partial<Record<BreakdownKey, string[]>> = {
@@ -32,11 +46,11 @@ export type Interval = (typeof INTERVALS)[number];
  * An item's exact amount in cents: the decimal it was rounded from when it has one (imported
  * items), else its cents. Reports sum these and round once, so sub-cent rows are not lost.
  */
-const EXACT = sql`coalesce(exact_amount, amount::numeric)`;
+export const EXACT = sql`coalesce(exact_amount, amount::numeric)`;
 const exactSum = sql<string>`coalesce(sum(${EXACT}), 0)::text`;
 
 /** Cents of an exact decimal: half away from zero, as the adapters round. */
-const rounded = (exact: string) => Number(new Big(exact).round(0, 1).toString());
+export const rounded = (exact: string) => Number(new Big(exact).round(0, 1).toString());
 
 /**
  * Whole cents for each exact sum such that they add up to their exact total rounded once
@@ -63,19 +77,31 @@ export async function summarize(db: BillingDb, filter: ItemFilter) {
   return { total: rounded(row.total), count: row.count };
 }
 
-/**
- * Sum and count per key, largest first (ties by key); items without the key under NONE. By tag,
- * an item counts under each of its tags.
- */
-export async function breakdown(db: BillingDb, filter: ItemFilter, by: BreakdownKey) {
+/** The key of a breakdown by an item's own column (its dimensions, a tag of its `tag`). */
+export function keyOf(by: Exclude<BreakdownKey, CatalogKey>) {
   const columns = DIMENSION_KEYS[by];
-  const key = columns
+  return columns
     ? sql<string>`coalesce(${sql.join(columns.map((c) => sql`dimensions->>${c}`))}, ${NONE})`
     : by === 'tag'
       ? sql<string>`coalesce(tag.value, ${NONE})`
       : by === 'recurring'
         ? sql<string>`recurring::text`
         : sql<string>`coalesce(${sql.ref(by)}, ${NONE})`;
+}
+
+/** The start of a date's interval, in UTC. */
+export const bucketOf = (unit: Interval) => sql`date_trunc(${unit}, date at time zone 'UTC')`;
+
+/**
+ * Sum and count per key, largest first (ties by key); items without the key under NONE. By tag,
+ * an item counts under each of its tags.
+ */
+export async function breakdown(
+  db: BillingDb,
+  filter: ItemFilter,
+  by: Exclude<BreakdownKey, CatalogKey>,
+) {
+  const key = keyOf(by);
   let query = filteredItems(db, filter);
   if (by === 'tag')
     query = query.leftJoin(
@@ -102,11 +128,24 @@ export async function trend(
   unit: Interval,
   days: { from?: string; to?: string },
 ) {
-  const bucket = sql`date_trunc(${unit}, date at time zone 'UTC')`;
-  const format = unit === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD';
+  const bucket = bucketOf(unit);
   const grouped = filteredItems(db, filter)
     .select([bucket.as('bucket'), sql`sum(${EXACT})`.as('amount'), sql`count(*)::int`.as('count')])
     .groupBy(sql`1`);
+  return trendOf(db, grouped, unit, days);
+}
+
+/**
+ * The trend of `grouped` (bucket: the interval's start, amount: its exact sum, count), every
+ * interval of the span present.
+ */
+export async function trendOf(
+  db: BillingDb,
+  grouped: Compilable,
+  unit: Interval,
+  days: { from?: string; to?: string },
+) {
+  const format = unit === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD';
   const bound = (day: string | undefined, fallback: string) =>
     day === undefined ? sql.raw(fallback) : sql`date_trunc(${unit}, ${day}::timestamp)`;
   const { rows } = await sql<{ date: string; amount: string; count: number }>`

@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from '@platform/db';
 import type { SyncedItem } from '../domain/adapters/adapter.js';
 import type { BillingDb, Page, SyncJobRow, SyncJobsTable } from '../database.js';
 import { upsertProviderItems } from './items.js';
+import { resolveItems } from './owners-resolve.js';
 
 export function insertSyncJob(db: BillingDb, job: Omit<Insertable<SyncJobsTable>, 'status'>) {
   return db
@@ -56,6 +57,7 @@ export function completeSyncJob(
   return db.transaction().execute(async (trx) => {
     await fence(trx);
     const counts = await upsertProviderItems(trx, provider, items, job.createdBy);
+    await resolveItems(trx, { provider, refs: items.map((item) => item.providerRef) });
     await finishSyncJob(trx, id, { status: 'completed', ...counts });
     return counts;
   });

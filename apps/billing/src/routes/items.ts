@@ -16,6 +16,7 @@ import {
   listItems,
   updateItem,
 } from '../repositories/items.js';
+import { writeResolved } from '../repositories/owners-resolve.js';
 import {
   checkPeriod,
   columnsOf,
@@ -33,7 +34,11 @@ import {
 const refTaken = (provider: string | null | undefined, ref: string | null | undefined) =>
   `An item from ${provider} with providerRef ${ref} exists already`;
 
-export const itemRoutes: BillingRoutes = async (app, { db, config, access }) => {
+export const itemRoutes: BillingRoutes = async (app, { db, config, access, state }) => {
+  // Budgets are evaluated once spend settles after a change here (domain/budgets-alerts.ts).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode < 300) state.alerts.spendChanged();
+  });
   // Spending is shared knowledge: any signed-in caller reads it; members record items; their
   // creator, their team and admins change or delete them.
   const owner: Access['owner'] = (request) =>
@@ -77,7 +82,9 @@ export const itemRoutes: BillingRoutes = async (app, { db, config, access }) => 
     async (request, reply) => {
       const { provider, providerRef, team } = request.body;
       const owned = await ownershipFor(request.identity, team, access);
-      const insert = () => insertItem(db, newItem(request.body, config.currency, owned));
+      // Written and resolved to its catalog service in one transaction (owners-resolve.ts).
+      const item = newItem(request.body, config.currency, owned);
+      const insert = () => writeResolved(db, (trx) => insertItem(trx, item));
       const row = await orConflict(insert, refTaken(provider, providerRef));
       return reply.code(201).send(ok(toItem(row)));
     },
@@ -138,7 +145,7 @@ export const itemRoutes: BillingRoutes = async (app, { db, config, access }) => 
       if (team) await ownershipFor(request.identity, team, access);
       const changes = { ...columnsOf(request.body), team };
       const row = await orConflict(
-        () => updateItem(db, current.id, changes),
+        () => writeResolved(db, (trx) => updateItem(trx, current.id, changes)),
         refTaken(provider ?? current.provider, providerRef ?? current.provider_ref),
       );
       if (!row) throw notFound('Item', current.id);

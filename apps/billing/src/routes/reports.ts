@@ -1,7 +1,23 @@
 import { badRequest, ok, responses, Type, type Access, type Static } from '@platform/core';
+import { catalogState } from '../domain/owners.js';
 import type { BillingRoutes } from '../domain/state.js';
 import { searchItems } from '../repositories/items.js';
-import { breakdown, countStored, NONE, summarize, trend } from '../repositories/reports.js';
+import {
+  catalogBreakdown,
+  catalogSummary,
+  catalogTrend,
+  hasCatalogFilter,
+  unmatchedSpend,
+} from '../repositories/owners-reports.js';
+import {
+  breakdown,
+  countStored,
+  isCatalogKey,
+  NONE,
+  summarize,
+  trend,
+  UNMATCHED,
+} from '../repositories/reports.js';
 import { ItemSchema, SearchQuery, toItem, toItemFilter } from '../schemas/items.js';
 import {
   BreakdownQuery,
@@ -11,6 +27,8 @@ import {
   SummarySchema,
   TrendPointSchema,
   TrendQuery,
+  UnmatchedQuery,
+  UnmatchedRowSchema,
 } from '../schemas/reports.js';
 
 // Reports, the status and search are shared knowledge: any signed-in caller reads them.
@@ -28,6 +46,14 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
     ...toItemFilter(query),
     currency: (query.currency ?? config.currency).toUpperCase(),
   });
+  /** The catalog filters of a report (spend rows rather than items when any is given). */
+  const catalogOf = ({ catalogService, system, owner }: Static<typeof SummaryQuery>) => ({
+    catalogService,
+    system,
+    owner,
+  });
+  const CATALOG_NOTE =
+    ' catalogService, system and owner count spend resolved to catalog services with the allocation rules applied (GET /allocations); the item count is of the items that make it.';
 
   app.get(
     '/reports/summary',
@@ -36,13 +62,17 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
       schema: {
         operationId: 'reportSummary',
         summary: 'Total spending',
+        description: `Items in one currency (the configured one by default).${CATALOG_NOTE}`,
         querystring: SummaryQuery,
         response: responses({ 200: SummarySchema }),
       },
     },
     async (request) => {
       const filter = filterOf(request.query);
-      const { total, count } = await summarize(db, filter);
+      const catalog = catalogOf(request.query);
+      const { total, count } = hasCatalogFilter(catalog)
+        ? await catalogSummary(db, filter, catalog)
+        : await summarize(db, filter);
       return ok({
         totalAmount: total,
         itemCount: count,
@@ -60,14 +90,20 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
       schema: {
         operationId: 'reportBreakdown',
         summary:
-          'Spending by provider, category, service, recurring, tag, account, region or charge category',
-        description: `Largest first; items without the key under ${NONE}. By tag, an item counts under each of its tags, so percentages are of the sum of the rows. account, region and chargeCategory come from FOCUS imports (SubAccountName or SubAccountId, RegionName or RegionId, ChargeCategory). Amounts are exact sums in whole cents that add up to the exact total rounded once.`,
+          'Spending by provider, category, service, recurring, tag, account, region, charge category, catalog service, system or owner',
+        description: `Largest first; items without the key under ${NONE}. By catalogService, system and owner: spend resolved to catalog services with the allocation rules applied, unmatched spend under ${UNMATCHED} (GET /reports/unmatched lists it), a service without a system or owner under ${NONE}. By tag, an item counts under each of its tags, so percentages are of the sum of the rows. account, region and chargeCategory come from FOCUS imports (SubAccountName or SubAccountId, RegionName or RegionId, ChargeCategory). Amounts are exact sums in whole cents that add up to the exact total rounded once.`,
         querystring: BreakdownQuery,
         response: responses({ 200: Type.Array(BreakdownRowSchema) }),
       },
     },
     async (request) => {
-      const rows = await breakdown(db, filterOf(request.query), request.query.by);
+      const { by } = request.query;
+      const filter = filterOf(request.query);
+      const catalog = catalogOf(request.query);
+      const rows =
+        isCatalogKey(by) || hasCatalogFilter(catalog)
+          ? await catalogBreakdown(db, filter, by, catalog)
+          : await breakdown(db, filter, by);
       const total = rows.reduce((sum, r) => sum + r.amount, 0);
       // Each row's share of the total, two decimals.
       const percentage = (amount: number) =>
@@ -99,7 +135,31 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
             `The range has more than ${MAX_INTERVALS} ${interval}s; narrow it or take a longer interval`,
           );
       }
-      return ok(await trend(db, filter, interval, { from, to }));
+      const catalog = catalogOf(request.query);
+      return ok(
+        hasCatalogFilter(catalog)
+          ? await catalogTrend(db, filter, interval, { from, to }, catalog)
+          : await trend(db, filter, interval, { from, to }),
+      );
+    },
+  );
+
+  app.get(
+    '/reports/unmatched',
+    {
+      config: { access: REPORT },
+      schema: {
+        operationId: 'reportUnmatched',
+        summary: 'Spend that resolves to no catalog service',
+        description:
+          'Per provider and raw service, largest first, allocations applied: what owner rules (POST /owner-rules) or catalog services are missing for. Items in one currency (the configured one by default).',
+        querystring: UnmatchedQuery,
+        response: responses({ 200: Type.Array(UnmatchedRowSchema) }),
+      },
+    },
+    async (request) => {
+      const { limit, offset, ...query } = request.query;
+      return ok(await unmatchedSpend(db, filterOf(query), { limit, offset }));
     },
   );
 
@@ -110,7 +170,8 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
       schema: {
         operationId: 'getStatus',
         summary: 'State of the billing service',
-        description: 'totalAmount counts the items in the configured currency (cents).',
+        description:
+          "totalAmount counts the items in the configured currency (cents). catalog: billing's snapshot of the catalog (stale: the last attempt to read it failed, and items resolve by the snapshot of fetchedAt).",
         response: responses({ 200: StatusSchema }),
       },
     },
@@ -125,6 +186,7 @@ export const reportRoutes: BillingRoutes = async (app, { db, config, storage }) 
         totalAmount: stored.totalAmount,
         currency: config.currency,
         storageType: storage,
+        catalog: await catalogState(db),
       });
     },
   );

@@ -103,9 +103,13 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, state }) => {
         const window = { from: new Date(payload.from), to: new Date(payload.to) };
         const staging: Staging = {
           start: () => startSync({ ...payload, upload: true }, undefined),
-          stage: (body) => stageFocus(db, payload.syncJobId, body, window),
+          stage: (body) =>
+            stageFocus(db, payload.syncJobId, body, { ...window, currency: config.currency }),
           track: (staged) => track(payload.syncJobId, staged),
           untrack: () => untrack(payload.syncJobId),
+          answered: new Promise((resolve) => {
+            reply.raw.once('finish', resolve).once('close', resolve);
+          }),
           log: request.log,
         };
         const row = await receiveUpload(

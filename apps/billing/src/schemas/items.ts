@@ -106,6 +106,14 @@ export const ItemSchema = Type.Object({
   dimensions: Type.Record(Type.String(), Type.Unknown(), {
     description: 'FOCUS imports: the FinOps columns no other field holds, by their FOCUS names',
   }),
+  catalogService: Nullable(
+    Type.String({
+      description:
+        'The catalog service id it resolves to (owner rules, else its service as a catalog id or name); null: unmatched',
+    }),
+  ),
+  catalogSystem: Nullable(Type.String({ description: "That service's system id" })),
+  catalogOwner: Nullable(Type.String({ description: "That service's owner (a team's name)" })),
   ...Owned,
   ...StampsAt,
 });
@@ -121,6 +129,9 @@ export const toItem = (row: ItemRow): Item => ({
   exactAmount: row.exact_amount === null ? null : String(row.exact_amount),
   createdBy: row.created_by,
   team: row.team,
+  catalogService: row.catalog_service,
+  catalogSystem: row.catalog_system,
+  catalogOwner: row.catalog_owner,
   ...stampsAt(row.created_at, row.updated_at),
 });
 

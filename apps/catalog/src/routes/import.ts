@@ -63,7 +63,7 @@ function refusal(who: string, refused: Step[]) {
   return `${who} may not update catalog records it does not own, nothing written: ${refused.map(whose).join(', ')}`;
 }
 
-export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
+export const importRoutes: CatalogRoutes = async (app, { db, access, state }) => {
   app.post(
     '/import',
     {
@@ -114,6 +114,12 @@ export const importRoutes: CatalogRoutes = async (app, { db, access }) => {
         );
       }
       const result = outcome.steps;
+      if (!dryRun)
+        await state.scorecards.servicesChanged(
+          result
+            .filter((s) => s.desired.target === 'service' && s.action !== 'unchanged')
+            .map((s) => s.id),
+        );
       const count = (action: string) => result.filter((step) => step.action === action).length;
       const answer: ImportResult = {
         dryRun,

@@ -103,7 +103,7 @@ async function refuseCycle(db: CatalogDb, owner: OwnerRow, parentId: string | nu
  * and systems point at. An owner's `team` is a display name: the team that owns an owner record
  * is the owner itself.
  */
-export const ownerRoutes: CatalogRoutes = async (app, { db, access }) => {
+export const ownerRoutes: CatalogRoutes = async (app, { db, access, state }) => {
   // Shared knowledge: any signed-in caller reads; members create; the owner's own team (its
   // members manage it) and admins change or delete it.
   const owner: Access['owner'] = (request) =>
@@ -199,6 +199,9 @@ export const ownerRoutes: CatalogRoutes = async (app, { db, access }) => {
           await updateOwner(trx, current.id, columns);
         });
       await (name === undefined ? update() : orConflict(update, nameTaken('owner', name)));
+      // Renamed: its services' scorecard results name it (a deletion is refused while it has any).
+      if (name !== undefined || request.body.namespace !== undefined)
+        await state.scorecards.groupChanged('owner_id', current.id);
       return ok(await withServices(await getOwner(db, current.id)));
     },
   );

@@ -67,7 +67,7 @@ async function columnsOf(db: CatalogDb, fields: ServiceInput) {
   return { columns, apiLinks };
 }
 
-export const serviceRoutes: CatalogRoutes = async (app, { db, access }) => {
+export const serviceRoutes: CatalogRoutes = async (app, { db, access, state }) => {
   // Shared knowledge: any signed-in caller reads; members register services; their creator, their
   // team and admins change or remove them.
   const owner: Access['owner'] = (request) =>
@@ -111,6 +111,7 @@ export const serviceRoutes: CatalogRoutes = async (app, { db, access }) => {
       const row = { ...columns, ...owned, id, name, tags: columns.tags ?? [] };
       const insert = () => insertService(db, row, apiLinks);
       await orConflict(insert, nameTaken('Service', name));
+      await state.scorecards.servicesChanged([id]);
       return reply.code(201).send(ok(toService(await getService(db, id))));
     },
   );
@@ -154,6 +155,7 @@ export const serviceRoutes: CatalogRoutes = async (app, { db, access }) => {
       const links = { ...apiLinks, dependencies: targets };
       const update = () => updateService(db, id, { ...columns, team }, links);
       await (name === undefined ? update() : orConflict(update, nameTaken('Service', name)));
+      await state.scorecards.servicesChanged([id]);
       return ok(toService(await getService(db, id)));
     },
   );

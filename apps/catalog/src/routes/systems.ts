@@ -59,7 +59,7 @@ async function columnsOf(
 }
 
 /** Systems: named records that services and APIs point at, each pointing at its owner. */
-export const systemRoutes: CatalogRoutes = async (app, { db, access }) => {
+export const systemRoutes: CatalogRoutes = async (app, { db, access, state }) => {
   // Shared knowledge: any signed-in caller reads; members create; the system's creator, its team
   // and admins change or delete it.
   const owner: Access['owner'] = (request) =>
@@ -144,6 +144,9 @@ export const systemRoutes: CatalogRoutes = async (app, { db, access }) => {
       const team = await teamChange(request.identity, request.body.team, access);
       const update = () => updateSystem(db, id, { ...columns, team });
       await (name === undefined ? update() : orConflict(update, nameTaken('system', name)));
+      // Renamed: its services' scorecard results name it (a deletion is refused while it has any).
+      if (name !== undefined || request.body.namespace !== undefined)
+        await state.scorecards.groupChanged('system_id', id);
       return ok(await withServices(await getSystem(db, id)));
     },
   );

@@ -4,6 +4,7 @@ import './catalog.css';
 import { domains } from './domains';
 import { GraphPage } from './graph';
 import { owners } from './owners';
+import { scorecards } from './scorecards';
 import { SearchPage } from './search';
 import { services } from './services';
 import { systems } from './systems';
@@ -19,6 +20,7 @@ mountApp({
     { to: '/owners', label: 'Owners' },
     { to: '/apis', label: 'APIs' },
     { to: '/templates', label: 'Templates' },
+    { to: '/scorecards', label: 'Scorecards' },
     { to: '/graph', label: 'Dependency graph' },
     { to: '/search', label: 'Search' },
   ],
@@ -31,6 +33,7 @@ mountApp({
       {resourceRoutes(apis)}
       {resourceRoutes(domains)}
       {resourceRoutes(templates)}
+      {resourceRoutes(scorecards)}
       <Route path="graph" element={<GraphPage />} />
       <Route path="graph/:key" element={<GraphPage />} />
       <Route path="search" element={<SearchPage />} />

@@ -1,5 +1,6 @@
 import { api, formatDate, Link, Status, type DataOf, type ResourceSpec } from '@platform/ui';
 import { Dependencies } from './dependencies';
+import { ServiceOverview } from './overview';
 import { NameLink, tagsOf, nameOf, namespaceFilter } from './refs';
 
 type Service = DataOf<'catalog.getService'>;
@@ -139,6 +140,7 @@ export const services: ResourceSpec<Service> = {
         <Link to={`/graph/${encodeURIComponent(s.name)}`}>Dependency graph of {s.name}</Link>
       </p>
       <Dependencies service={s} />
+      <ServiceOverview id={s.id} />
     </>
   ),
 };

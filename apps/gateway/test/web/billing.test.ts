@@ -1,3 +1,4 @@
+import { sql } from '@platform/db';
 import { expectCleanPage, expectRows, expectRowTexts, webTest } from './harness';
 
 const web = webTest();
@@ -145,6 +146,68 @@ describe('the billing web UI', () => {
     await page.getByRole('link', { name: 'All sync jobs' }).click();
     await expectRows(page, 2);
     await expectCleanPage(sync, 'billing-jobs');
+  });
+
+  it('makes a budget, shows its spend, forecast and alerts, and dismisses an anomaly', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const log = { body: { name: 'budget-log', provider: 'log' } } as const;
+    const channel = await web.client.communication.createChannel(log);
+    await web.client.billing.createItem({
+      body: { name: 'EC2 today', amount: 9000, provider: 'aws', date: today },
+    });
+    const form = await web.open('/billing/budgets/new');
+    const { page } = form;
+    await page.getByLabel('Name').fill('AWS');
+    await page.getByLabel('Amount in cents').fill('10000');
+    await page.getByLabel('Thresholds').fill('50, 100');
+    await page.getByLabel('Channel').fill('nowhere');
+    await page.getByLabel('Provider').fill('aws');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('channel: Channel not found: nowhere (communication)').first().waitFor();
+    await page.getByLabel('Channel').fill('budget-log');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: 'AWS' }).waitFor();
+    await page.getByRole('meter', { name: 'AWS: 90% of the budget spent' }).waitFor();
+
+    // An anomaly as detection records it (the daily job's own test is in apps/billing).
+    await sql`insert into billing.anomalies (id, scope, key, day, expected, actual, size, score, mad)
+      values ('anomaly00001', 'provider', 'aws', ${today}, 1000, 9000, 8000, 53.96, 100)`.execute(
+      web.gw.db.kysely,
+    );
+    await page.getByRole('link', { name: 'All budgets' }).click();
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByText(/^Checked 1 budgets: /).waitFor();
+    await page.getByLabel('Forecast').getByText('$90.00').first().waitFor();
+    await page.getByRole('meter', { name: 'AWS: 90% of the budget spent' }).waitFor();
+    const anomalies = page.getByRole('table', { name: 'Anomalies' });
+    await anomalies.getByRole('row', { name: `${today} aws $10.00 $90.00 $80.00 open` }).waitFor();
+    const dismiss = page.getByRole('form', { name: `Dismiss aws on ${today}` });
+    await dismiss.getByLabel('Reason').fill('a planned migration');
+    await dismiss.getByRole('button', { name: 'Dismiss' }).click();
+    await anomalies.getByText('a planned migration').waitFor();
+    await anomalies.getByText('dismissed').waitFor();
+    // The refusal of the unknown channel above was meant.
+    await expectCleanPage(form, 'billing-budgets', {
+      allow: [/^400 POST \/api\/v1\/billing\/budgets$/],
+    });
+
+    await page.getByRole('link', { name: 'AWS' }).click();
+    const alerts = page.getByRole('table', { name: 'Alerts' });
+    await alerts.getByRole('row', { name: /^\d{4}-\d{2} 50% actual sent —$/ }).waitFor();
+    await expectCleanPage(form, 'billing-budget');
+
+    // Its channel is deleted and another takes its name: an edit that leaves the channel field
+    // alone leaves the budget's channel alone (it does not move to the new one).
+    const path = { appId: 'billing', id: channel.id };
+    await web.client.communication.deleteRegistration({ path });
+    await web.client.communication.deleteChannel({ path: { id: channel.id } });
+    await web.client.communication.createChannel(log);
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByLabel('Amount in cents').fill('20000');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('$200.00').first().waitFor();
+    const [saved] = await web.client.billing.listBudgets({ query: {} });
+    expect(saved).toMatchObject({ amount: 20000, channel: channel.id, status: 'ok' });
   });
 
   it('shows NOT_FOUND for an item that does not exist', async () => {

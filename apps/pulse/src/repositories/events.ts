@@ -11,7 +11,12 @@ export interface EventFilter {
   sessionId?: string;
   from?: Date;
   to?: Date;
+  /** Only events whose `service` property is this value, as text (index of 2026-12-28). */
+  service?: string;
 }
+
+/** Longest a count of one service's events may run; past it, the query is cancelled. */
+export const SERVICE_QUERY_TIMEOUT_MS = 5000;
 
 /** The quarter hour of an event, as the rollups count it (migration 2026-12-13-rollups). */
 export const SLOT = sql<Date>`date_bin('15 minutes', timestamp, timestamptz '2001-01-01 00:00:00+00')`;
@@ -113,6 +118,9 @@ function filtered(db: PulseDb, filter: EventFilter) {
   if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
   if (filter.from) query = query.where('timestamp', '>=', filter.from);
   if (filter.to) query = query.where('timestamp', '<=', filter.to);
+  // Written as the index's expression (migration 2026-12-28-service-property), so it is used.
+  if (filter.service !== undefined)
+    query = query.where(sql<boolean>`(properties ->> 'service') = ${filter.service}`);
   return query;
 }
 
@@ -130,12 +138,23 @@ export function listEvents(
     .execute();
 }
 
+/**
+ * Event names by count. Filtered by service, in a transaction whose statement_timeout is
+ * SERVICE_QUERY_TIMEOUT_MS: a caller that stopped waiting (the catalog's overview) does not
+ * leave it running for long.
+ */
 export function topEvents(db: PulseDb, filter: EventFilter, limit: number) {
-  return filtered(db, filter)
-    .select(['name', sql<number>`count(*)::int`.as('count')])
-    .groupBy('name')
-    .orderBy('count', 'desc')
-    .orderBy('name', 'asc')
-    .limit(limit)
-    .execute();
+  const count = (q: PulseDb) =>
+    filtered(q, filter)
+      .select(['name', sql<number>`count(*)::int`.as('count')])
+      .groupBy('name')
+      .orderBy('count', 'desc')
+      .orderBy('name', 'asc')
+      .limit(limit)
+      .execute();
+  if (filter.service === undefined) return count(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`set local statement_timeout = ${sql.lit(SERVICE_QUERY_TIMEOUT_MS)}`.execute(trx);
+    return count(trx);
+  });
 }

@@ -83,6 +83,20 @@ export const EventParams = Type.Object({ id: Type.String({ description: 'Event i
 export const TopEventsQuery = Type.Object({
   from: Type.Optional(Instant('Count events at or after')),
   to: Type.Optional(Instant('Count events at or before')),
+  property: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Count only events with this property equal to `value` (both or neither); only `service` (it is indexed)',
+    }),
+  ),
+  value: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: 'The value of `property` counted (compared as text, exactly)',
+    }),
+  ),
   limit: Type.Integer({
     minimum: 1,
     maximum: 1000,

@@ -1,68 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import Big from 'big.js';
 import type { FocusRowsTable } from '../../database.js';
-
-/** The columns without which a file is not a FOCUS cost export. */
-export const REQUIRED_COLUMNS = ['BilledCost', 'BillingCurrency', 'ChargePeriodStart'] as const;
-
-/**
- * The FOCUS (1.0 to 1.2) columns that tell one charge from another: every dimension, none of the
- * metrics (costs, prices, quantities), which are what a restated export changes. Of an id and its
- * display name ([id, name]) only the id counts, the name when the id is empty: a renamed account
- * is the same account. InvoiceId is left out (it appears once the month is invoiced), and so are
- * provider columns (`x_...`).
- */
-const IDENTITY: ReadonlyArray<string | readonly [string, string]> = [
-  'AvailabilityZone',
-  ['BillingAccountId', 'BillingAccountName'],
-  'BillingAccountType',
-  'BillingCurrency',
-  'BillingPeriodStart',
-  'BillingPeriodEnd',
-  'CapacityReservationId',
-  'CapacityReservationStatus',
-  'ChargeCategory',
-  'ChargeClass',
-  'ChargeDescription',
-  'ChargeFrequency',
-  'ChargePeriodStart',
-  'ChargePeriodEnd',
-  'CommitmentDiscountCategory',
-  ['CommitmentDiscountId', 'CommitmentDiscountName'],
-  'CommitmentDiscountStatus',
-  'CommitmentDiscountType',
-  'CommitmentDiscountUnit',
-  'ConsumedUnit',
-  'InvoiceIssuerName',
-  'PricingCategory',
-  'PricingCurrency',
-  'PricingUnit',
-  'ProviderName',
-  'PublisherName',
-  ['RegionId', 'RegionName'],
-  ['ResourceId', 'ResourceName'],
-  'ResourceType',
-  'ServiceCategory',
-  'ServiceName',
-  'ServiceSubcategory',
-  'SkuId',
-  'SkuMeter',
-  'SkuPriceId',
-  ['SubAccountId', 'SubAccountName'],
-  'SubAccountType',
-  'Tags',
-];
-
-/** Columns an item holds in its own fields; the other dimensions go to `dimensions`. */
-const IN_FIELDS = new Set([...REQUIRED_COLUMNS, 'ProviderName', 'ServiceName', 'ServiceCategory']);
-const TIMESTAMPS = new Set([
-  'BillingPeriodStart',
-  'BillingPeriodEnd',
-  'ChargePeriodStart',
-  'ChargePeriodEnd',
-]);
-/** Every column of IDENTITY, names included: what `dimensions` keeps of a row. */
-const DIMENSIONS = IDENTITY.flat().filter((column) => !IN_FIELDS.has(column));
+import { DIMENSIONS, IDENTITY, TIMESTAMPS } from './focus-columns.js';
 
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
@@ -94,17 +33,56 @@ export function parseUtc(text: string): Date | null {
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const MAX_CENTS = new Big(Number.MAX_SAFE_INTEGER);
 
-/** The FOCUS `Tags` cell: a JSON object, or empty. */
-function readTags(text: string): Record<string, unknown> | null | undefined {
-  if (text === '') return null;
-  try {
-    const tags = JSON.parse(text) as unknown;
-    return tags && typeof tags === 'object' && !Array.isArray(tags)
-      ? (tags as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * Absent, as FOCUS writers write it: an empty cell, or NULL in any case (FOCUS 1.x: "Columns MUST
+ * use NULL when there isn't a value"; exports write NULL, the specification's examples null).
+ */
+const absent = (text: string) =>
+  text.length === 0 || (text.length === 4 && text.toLowerCase() === 'null');
+
+/** A bounded cache: real exports repeat their timestamps and tag sets on many rows. */
+function remembered<T>(read: (text: string) => T, size = 10_000) {
+  let seen = new Map<string, T>();
+  return (text: string): T => {
+    let value = seen.get(text);
+    if (value === undefined) {
+      if (seen.size >= size) seen = new Map();
+      value = read(text);
+      seen.set(text, value);
+    }
+    return value;
+  };
+}
+
+/** What a `Tags` cell means for a charge: its object (null: none), or undefined when not one. */
+interface ReadTags {
+  tags: Record<string, unknown> | null | undefined;
+  /** The item's tags, as the JSON array staged. */
+  itemTags: string;
+  /** Its part of the charge's identity (its sorted entries), as a JSON string. */
+  identityJson: string;
+  /** Its value in `dimensions`, as JSON. */
+  json: string;
+}
+
+function readTags(text: string): ReadTags {
+  let tags: Record<string, unknown> | null | undefined = null;
+  if (!absent(text))
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      tags =
+        parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+          ? (parsed as Record<string, unknown>)
+          : undefined;
+    } catch {
+      tags = undefined;
+    }
+  return {
+    tags,
+    itemTags: JSON.stringify(itemTags(tags ?? null)),
+    identityJson: JSON.stringify(JSON.stringify(Object.entries(tags ?? {}).sort())),
+    json: tags ? JSON.stringify(tags) : '',
+  };
 }
 
 /** `key:value` item tags of the FOCUS tags (just `key` when it has no value), 50 at most. */
@@ -119,8 +97,7 @@ function itemTags(tags: Record<string, unknown> | null): string[] {
 }
 
 /** The item's period of a recurring charge: by the length of its charge period. */
-function periodOf(start: Date, endText: string): string | null {
-  const end = endText ? parseUtc(endText) : null;
+function periodOf(start: Date, end: Date | null): string | null {
   if (!end) return null;
   const days = (end.getTime() - start.getTime()) / 86_400_000;
   if (days === 1) return 'daily';
@@ -131,72 +108,152 @@ function periodOf(start: Date, endText: string): string | null {
   return null;
 }
 
-/** A sha256 of the row's identifying columns (normalised), 32 hex characters. */
-function identity(row: Record<string, string>, tags: Record<string, unknown> | null): string {
-  const parts: Array<[string, string]> = [];
-  for (const entry of IDENTITY) {
-    const [column, value] =
-      typeof entry === 'string'
-        ? [entry, row[entry] ?? '']
-        : row[entry[0]]
-          ? [entry[0], row[entry[0]]]
-          : [entry[1], row[entry[1]] ?? ''];
-    if (value === '') continue;
-    let normal = value;
-    if (TIMESTAMPS.has(column)) normal = parseUtc(value)?.toISOString() ?? value;
-    if (column === 'BillingCurrency') normal = value.toUpperCase();
-    if (column === 'Tags') normal = JSON.stringify(Object.entries(tags ?? {}).sort());
-    parts.push([column, normal]);
-  }
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
-}
-
+/** A charge to stage: focus_rows' columns but the sync job, row and id. */
 export type StagedCharge = Omit<FocusRowsTable, 'sync_job_id' | 'row' | 'id'>;
 
+/** The sync's range, and the currency of rows of a file without BillingCurrency. */
+export interface FocusWindow {
+  from: Date;
+  to: Date;
+  currency: string;
+}
+
+const show = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
 /**
- * One FOCUS row (cells by column name, trimmed) as a charge to import, or why it is skipped:
- * a row outside [from, to] or one that cannot be read.
+ * Reads the rows of a file with this header: each (its cells, trimmed) as a charge to import, or
+ * why it is skipped (outside the window, or not readable). Resolves each column once per file;
+ * timestamps and tags are remembered across rows.
  */
-export function readFocusRow(
-  row: Record<string, string>,
-  window: { from: Date; to: Date },
-): { charge: StagedCharge } | { skip: string } {
-  const cell = (column: string) => row[column] ?? '';
-  const show = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-  const date = parseUtc(cell('ChargePeriodStart'));
-  if (!date) return { skip: `ChargePeriodStart is not a date: ${show(cell('ChargePeriodStart'))}` };
-  if (date < window.from || date > window.to)
-    return {
-      skip: `ChargePeriodStart ${date.toISOString()} is outside the sync's range (${window.from.toISOString()} to ${window.to.toISOString()})`,
-    };
-  if (!DECIMAL.test(cell('BilledCost')))
-    return { skip: `BilledCost is not a decimal number: ${show(cell('BilledCost'))}` };
-  const exact = new Big(cell('BilledCost')).times(100);
-  if (exact.abs().gt(MAX_CENTS)) return { skip: 'BilledCost is out of range' };
-  const currency = cell('BillingCurrency');
-  if (!/^[A-Za-z]{3}$/.test(currency))
-    return { skip: `BillingCurrency is not a 3-letter code: ${show(currency)}` };
-  const tags = readTags(cell('Tags'));
-  if (tags === undefined) return { skip: `Tags is not a JSON object: ${show(cell('Tags'))}` };
-  const dimensions: Record<string, unknown> = {};
-  for (const column of DIMENSIONS) if (cell(column) !== '') dimensions[column] = cell(column);
-  if (tags) dimensions.Tags = tags;
-  const recurring = cell('ChargeFrequency').toLowerCase() === 'recurring';
-  return {
-    charge: {
-      provider: cell('ProviderName').slice(0, 200) || 'focus',
-      provider_ref: identity(row, tags),
-      name: (cell('ServiceName') || cell('ChargeDescription') || 'FOCUS charge').slice(0, 200),
-      exact_amount: exact.toFixed(),
-      currency: currency.toUpperCase(),
-      date,
-      description: cell('ChargeDescription').slice(0, 2000) || null,
-      category: cell('ServiceCategory').slice(0, 200) || null,
-      service: cell('ServiceName').slice(0, 200) || null,
-      recurring,
-      period: recurring ? periodOf(date, cell('ChargePeriodEnd')) : null,
-      tags: itemTags(tags),
-      dimensions,
-    },
+export function focusReader(header: readonly string[], window: FocusWindow) {
+  const index = new Map<string, number>();
+  header.forEach((column, i) => index.set(column, i)); // a repeated name: the last one, as before
+  const at = (column: string) => index.get(column) ?? -1;
+  const [cost, currencyAt, start, end] = [
+    at('BilledCost'),
+    at('BillingCurrency'),
+    at('ChargePeriodStart'),
+    at('ChargePeriodEnd'),
+  ];
+  const [provider, service, description, category, frequency, tagsAt] = [
+    at('ProviderName'),
+    at('ServiceName'),
+    at('ChargeDescription'),
+    at('ServiceCategory'),
+    at('ChargeFrequency'),
+    at('Tags'),
+  ];
+  // IDENTITY's columns present: each its place and its normalisation, its name's when it has one.
+  const identityColumns = IDENTITY.map((entry) =>
+    (typeof entry === 'string' ? [entry] : entry)
+      .map((column) => ({ prefix: `["${column}",`, i: at(column), kind: kindOf(column) }))
+      .filter((column) => column.i >= 0),
+  ).filter((columns) => columns.length > 0);
+  // Staged dimensions name a column by its place in the header (the merge puts the names back),
+  // and leave out ChargeDescription (the merge takes it from `description`): fewer bytes to write.
+  const dimensionColumns = DIMENSIONS.filter(
+    (c) => c !== 'Tags' && c !== 'ChargeDescription' && at(c) >= 0,
+  ).map((c) => [`"${at(c)}":`, at(c)] as const);
+  const tagsKey = `"${tagsAt}":`;
+  const timestamp = remembered((text: string) => {
+    const date = parseUtc(text);
+    return { date, iso: date?.toISOString() ?? '' };
+  });
+  const tagsOf = remembered(readTags, 1000);
+
+  // The row being read, and its cells as JSON strings (each made once, for identity and dimensions).
+  let cells: readonly string[] = [];
+  let row = 0;
+  const jsonRow = new Array<number>(header.length).fill(-1);
+  const jsonText = new Array<string>(header.length).fill('');
+  const cell = (i: number) => {
+    const text = i >= 0 ? (cells[i] ?? '') : '';
+    return absent(text) ? '' : text;
   };
+  const json = (i: number) => {
+    if (jsonRow[i] !== row) {
+      jsonRow[i] = row;
+      jsonText[i] = jsonString(cell(i));
+    }
+    return jsonText[i];
+  };
+
+  /** sha256 of JSON.stringify([[column, normal], ...]), built as text, 32 hex characters. */
+  const identity = (tags: ReadTags) => {
+    let parts = '';
+    for (const columns of identityColumns) {
+      let column = columns[0];
+      if (cell(column.i) === '' && columns.length > 1) column = columns[1];
+      const value = cell(column.i);
+      if (value === '') continue;
+      let normal: string;
+      if (column.kind === 'timestamp') {
+        const { iso } = timestamp(value);
+        normal = iso ? `"${iso}"` : json(column.i);
+      } else if (column.kind === 'currency') normal = jsonString(value.toUpperCase());
+      else if (column.kind === 'tags') normal = tags.identityJson;
+      else normal = json(column.i);
+      parts += `${parts ? ',' : ''}${column.prefix}${normal}]`;
+    }
+    return hash('sha256', `[${parts}]`).slice(0, 32);
+  };
+
+  return (record: readonly string[]): { charge: StagedCharge } | { skip: string } => {
+    cells = record;
+    row += 1;
+    const { date, iso } = timestamp(cell(start));
+    if (!date) return { skip: `ChargePeriodStart is not a date: ${show(cells[start] ?? '')}` };
+    if (date < window.from || date > window.to)
+      return {
+        skip: `ChargePeriodStart ${iso} is outside the sync's range (${window.from.toISOString()} to ${window.to.toISOString()})`,
+      };
+    const costText = cell(cost);
+    if (!DECIMAL.test(costText))
+      return { skip: `BilledCost is not a decimal number: ${show(cells[cost] ?? '')}` };
+    const exact = new Big(costText).times(100);
+    if (exact.abs().gt(MAX_CENTS)) return { skip: 'BilledCost is out of range' };
+    const currency = currencyAt >= 0 ? cell(currencyAt) : window.currency;
+    if (!/^[A-Za-z]{3}$/.test(currency))
+      return { skip: `BillingCurrency is not a 3-letter code: ${show(cells[currencyAt] ?? '')}` };
+    const tags = tagsOf(cell(tagsAt));
+    if (tags.tags === undefined)
+      return { skip: `Tags is not a JSON object: ${show(cells[tagsAt] ?? '')}` };
+
+    let dimensions = '';
+    for (const [key, i] of dimensionColumns)
+      if (cell(i) !== '') dimensions += `${dimensions ? ',' : ''}${key}${json(i)}`;
+    if (tags.tags) dimensions += `${dimensions ? ',' : ''}${tagsKey}${tags.json}`;
+    const recurring = cell(frequency).toLowerCase() === 'recurring';
+    const serviceName = cell(service);
+    const descriptionText = cell(description);
+    return {
+      charge: {
+        provider: cell(provider).slice(0, 200) || 'focus',
+        provider_ref: identity(tags),
+        name: null, // the merge's: the service, else the description, else 'FOCUS charge'
+        exact_amount: exact.toFixed(),
+        currency: currency.toUpperCase(),
+        date: iso,
+        description: descriptionText || null, // whole: the merge keeps 2,000 characters
+        category: cell(category).slice(0, 200) || null,
+        service: serviceName.slice(0, 200) || null,
+        recurring,
+        period: recurring ? periodOf(date, timestamp(cell(end)).date) : null,
+        tags: tags.itemTags,
+        dimensions: `{${dimensions}}`,
+      },
+    };
+  };
+}
+
+/** How the identity normalises a column (see IDENTITY). */
+function kindOf(column: string) {
+  if (TIMESTAMPS.has(column)) return 'timestamp';
+  if (column === 'BillingCurrency') return 'currency';
+  return column === 'Tags' ? 'tags' : 'plain';
+}
+
+/** JSON.stringify of a string: as is, quoted, when it holds nothing JSON escapes. */
+export function jsonString(text: string): string {
+  return /["\\\u0000-\u001f\ud800-\udfff]/.test(text) ? JSON.stringify(text) : `"${text}"`;
 }

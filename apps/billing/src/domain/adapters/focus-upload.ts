@@ -17,6 +17,11 @@ export interface Staging {
   /** Tells the durable job's run (in this process) when every row is staged, or why not. */
   track(staged: Promise<void>): void;
   untrack(): void;
+  /**
+   * Settles once the answer has left: the merge waits for it, since on PGlite (one session) the
+   * merge's transaction holds back the answer's own writes (its audit row) until it ends.
+   */
+  answered?: Promise<unknown>;
   log: { error(obj: object, msg: string): void };
 }
 
@@ -65,7 +70,7 @@ export async function receiveUpload(
         'SERVICE_UNAVAILABLE',
         'The sync job ended while the file arrived (another instance took it over); upload it again',
       );
-    settle();
+    void (staging.answered ?? Promise.resolve()).then(() => settle());
     return row;
   } catch (error) {
     const known = error instanceof ApiError || error instanceof ProviderError;

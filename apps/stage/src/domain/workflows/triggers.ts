@@ -11,7 +11,12 @@ export type Trigger =
   | { event: string; match?: string };
 
 /** The platform events a trigger may name (each recorded in the ledger by its service). */
-export const KNOWN_EVENTS = ['git.push', 'communication.delivery.failed', 'billing.budget.alert'];
+export const KNOWN_EVENTS = [
+  'git.push',
+  'communication.delivery.failed',
+  'billing.budget.alert',
+  'billing.anomaly.alert',
+];
 export const MAX_TRIGGERS = 10;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

@@ -32,6 +32,17 @@ export interface operations {
                             currency: string;
                             /** @enum {unknown} */
                             storageType: "pglite" | "postgres";
+                            catalog: {
+                                /** @description When the snapshot was last fetched */
+                                fetchedAt: string | null;
+                                /** @description The last attempt */
+                                attemptedAt: string | null;
+                                /** @description Catalog services in the snapshot */
+                                services: number;
+                                /** @description The last attempt failed: items resolve by the snapshot of fetchedAt */
+                                stale: boolean;
+                                error: string | null;
+                            };
                         };
                     };
                 };

@@ -14,6 +14,7 @@ import type { operations as DeleteCategory } from './deleteCategory.js';
 import type { operations as ReportSummary } from './reportSummary.js';
 import type { operations as ReportBreakdown } from './reportBreakdown.js';
 import type { operations as ReportTrend } from './reportTrend.js';
+import type { operations as ReportUnmatched } from './reportUnmatched.js';
 import type { operations as GetStatus } from './getStatus.js';
 import type { operations as Search } from './search.js';
 import type { operations as StartSync } from './startSync.js';
@@ -22,6 +23,28 @@ import type { operations as ListSyncAdapters } from './listSyncAdapters.js';
 import type { operations as ListSyncJobs } from './listSyncJobs.js';
 import type { operations as GetSyncJob } from './getSyncJob.js';
 import type { operations as ListSkippedRows } from './listSkippedRows.js';
+import type { operations as ListBudgets } from './listBudgets.js';
+import type { operations as CreateBudget } from './createBudget.js';
+import type { operations as EvaluateBudgets } from './evaluateBudgets.js';
+import type { operations as GetBudget } from './getBudget.js';
+import type { operations as UpdateBudget } from './updateBudget.js';
+import type { operations as DeleteBudget } from './deleteBudget.js';
+import type { operations as ListAnomalies } from './listAnomalies.js';
+import type { operations as GetAnomaly } from './getAnomaly.js';
+import type { operations as DismissAnomaly } from './dismissAnomaly.js';
+import type { operations as ReportForecast } from './reportForecast.js';
+import type { operations as ListOwnerRules } from './listOwnerRules.js';
+import type { operations as CreateOwnerRule } from './createOwnerRule.js';
+import type { operations as GetOwnerRule } from './getOwnerRule.js';
+import type { operations as UpdateOwnerRule } from './updateOwnerRule.js';
+import type { operations as DeleteOwnerRule } from './deleteOwnerRule.js';
+import type { operations as GetCatalogSnapshot } from './getCatalogSnapshot.js';
+import type { operations as RefreshCatalogSnapshot } from './refreshCatalogSnapshot.js';
+import type { operations as ListAllocations } from './listAllocations.js';
+import type { operations as CreateAllocation } from './createAllocation.js';
+import type { operations as GetAllocation } from './getAllocation.js';
+import type { operations as UpdateAllocation } from './updateAllocation.js';
+import type { operations as DeleteAllocation } from './deleteAllocation.js';
 
 export type operations = Health &
   ListItems &
@@ -38,6 +61,7 @@ export type operations = Health &
   ReportSummary &
   ReportBreakdown &
   ReportTrend &
+  ReportUnmatched &
   GetStatus &
   Search &
   StartSync &
@@ -45,7 +69,29 @@ export type operations = Health &
   ListSyncAdapters &
   ListSyncJobs &
   GetSyncJob &
-  ListSkippedRows;
+  ListSkippedRows &
+  ListBudgets &
+  CreateBudget &
+  EvaluateBudgets &
+  GetBudget &
+  UpdateBudget &
+  DeleteBudget &
+  ListAnomalies &
+  GetAnomaly &
+  DismissAnomaly &
+  ReportForecast &
+  ListOwnerRules &
+  CreateOwnerRule &
+  GetOwnerRule &
+  UpdateOwnerRule &
+  DeleteOwnerRule &
+  GetCatalogSnapshot &
+  RefreshCatalogSnapshot &
+  ListAllocations &
+  CreateAllocation &
+  GetAllocation &
+  UpdateAllocation &
+  DeleteAllocation;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/billing/healthz'],
@@ -63,6 +109,7 @@ export const OPERATIONS = {
   reportSummary: ['GET', '/api/v1/billing/reports/summary'],
   reportBreakdown: ['GET', '/api/v1/billing/reports/breakdown'],
   reportTrend: ['GET', '/api/v1/billing/reports/trend'],
+  reportUnmatched: ['GET', '/api/v1/billing/reports/unmatched'],
   getStatus: ['GET', '/api/v1/billing/status'],
   search: ['GET', '/api/v1/billing/search'],
   startSync: ['POST', '/api/v1/billing/sync'],
@@ -71,6 +118,28 @@ export const OPERATIONS = {
   listSyncJobs: ['GET', '/api/v1/billing/sync/jobs'],
   getSyncJob: ['GET', '/api/v1/billing/sync/jobs/{id}'],
   listSkippedRows: ['GET', '/api/v1/billing/sync/jobs/{id}/skipped'],
+  listBudgets: ['GET', '/api/v1/billing/budgets'],
+  createBudget: ['POST', '/api/v1/billing/budgets'],
+  evaluateBudgets: ['POST', '/api/v1/billing/budgets/evaluate'],
+  getBudget: ['GET', '/api/v1/billing/budgets/{idOrName}'],
+  updateBudget: ['PUT', '/api/v1/billing/budgets/{idOrName}'],
+  deleteBudget: ['DELETE', '/api/v1/billing/budgets/{idOrName}'],
+  listAnomalies: ['GET', '/api/v1/billing/anomalies'],
+  getAnomaly: ['GET', '/api/v1/billing/anomalies/{id}'],
+  dismissAnomaly: ['POST', '/api/v1/billing/anomalies/{id}/dismiss'],
+  reportForecast: ['GET', '/api/v1/billing/reports/forecast'],
+  listOwnerRules: ['GET', '/api/v1/billing/owner-rules'],
+  createOwnerRule: ['POST', '/api/v1/billing/owner-rules'],
+  getOwnerRule: ['GET', '/api/v1/billing/owner-rules/{id}'],
+  updateOwnerRule: ['PUT', '/api/v1/billing/owner-rules/{id}'],
+  deleteOwnerRule: ['DELETE', '/api/v1/billing/owner-rules/{id}'],
+  getCatalogSnapshot: ['GET', '/api/v1/billing/catalog-snapshot'],
+  refreshCatalogSnapshot: ['POST', '/api/v1/billing/catalog-snapshot/refresh'],
+  listAllocations: ['GET', '/api/v1/billing/allocations'],
+  createAllocation: ['POST', '/api/v1/billing/allocations'],
+  getAllocation: ['GET', '/api/v1/billing/allocations/{idOrName}'],
+  updateAllocation: ['PUT', '/api/v1/billing/allocations/{idOrName}'],
+  deleteAllocation: ['DELETE', '/api/v1/billing/allocations/{idOrName}'],
 } as const;
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
@@ -90,6 +159,7 @@ export const ACCESS = {
   reportSummary: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
   reportBreakdown: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
   reportTrend: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
+  reportUnmatched: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
   getStatus: {"resource":"billing.status","action":"read","rule":"viewer","scope":"billing:read"},
   search: {"resource":"billing.item","action":"read","rule":"viewer","scope":"billing:read"},
   startSync: {"resource":"billing.sync","action":"create","rule":"admin","scope":"admin"},
@@ -98,4 +168,26 @@ export const ACCESS = {
   listSyncJobs: {"resource":"billing.sync","action":"read","rule":"admin","scope":"admin"},
   getSyncJob: {"resource":"billing.sync","action":"read","rule":"admin","scope":"admin"},
   listSkippedRows: {"resource":"billing.sync","action":"read","rule":"admin","scope":"admin"},
+  listBudgets: {"resource":"billing.budget","action":"read","rule":"viewer","scope":"billing:read"},
+  createBudget: {"resource":"billing.budget","action":"create","rule":"member","scope":"billing:write"},
+  evaluateBudgets: {"resource":"billing.budget","action":"manage","rule":"member","scope":"billing:write"},
+  getBudget: {"resource":"billing.budget","action":"read","rule":"viewer","scope":"billing:read"},
+  updateBudget: {"resource":"billing.budget","action":"update","rule":"owner","scope":"billing:write"},
+  deleteBudget: {"resource":"billing.budget","action":"delete","rule":"owner","scope":"billing:write"},
+  listAnomalies: {"resource":"billing.anomaly","action":"read","rule":"viewer","scope":"billing:read"},
+  getAnomaly: {"resource":"billing.anomaly","action":"read","rule":"viewer","scope":"billing:read"},
+  dismissAnomaly: {"resource":"billing.anomaly","action":"update","rule":"owner","scope":"billing:write"},
+  reportForecast: {"resource":"billing.report","action":"read","rule":"viewer","scope":"billing:read"},
+  listOwnerRules: {"resource":"billing.owner-rule","action":"read","rule":"viewer","scope":"billing:read"},
+  createOwnerRule: {"resource":"billing.owner-rule","action":"create","rule":"member","scope":"billing:write"},
+  getOwnerRule: {"resource":"billing.owner-rule","action":"read","rule":"viewer","scope":"billing:read"},
+  updateOwnerRule: {"resource":"billing.owner-rule","action":"update","rule":"owner","scope":"billing:write"},
+  deleteOwnerRule: {"resource":"billing.owner-rule","action":"delete","rule":"owner","scope":"billing:write"},
+  getCatalogSnapshot: {"resource":"billing.catalog-snapshot","action":"read","rule":"viewer","scope":"billing:read"},
+  refreshCatalogSnapshot: {"resource":"billing.catalog-snapshot","action":"manage","rule":"admin","scope":"admin"},
+  listAllocations: {"resource":"billing.allocation","action":"read","rule":"viewer","scope":"billing:read"},
+  createAllocation: {"resource":"billing.allocation","action":"create","rule":"member","scope":"billing:write"},
+  getAllocation: {"resource":"billing.allocation","action":"read","rule":"viewer","scope":"billing:read"},
+  updateAllocation: {"resource":"billing.allocation","action":"update","rule":"owner","scope":"billing:write"},
+  deleteAllocation: {"resource":"billing.allocation","action":"delete","rule":"owner","scope":"billing:write"},
 } as const;

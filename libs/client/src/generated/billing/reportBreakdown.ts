@@ -17,7 +17,13 @@ export interface operations {
                 to?: string;
                 /** @description The currency counted; the configured one by default */
                 currency?: string;
-                by: "provider" | "category" | "service" | "recurring" | "tag" | "account" | "region" | "chargeCategory";
+                /** @description Spend of this catalog service (id or name, any case), allocations applied */
+                catalogService?: string;
+                /** @description Spend of the services of this catalog system (id or name) */
+                system?: string;
+                /** @description Spend of the services of this catalog owner (name, any case) */
+                owner?: string;
+                by: "provider" | "category" | "service" | "recurring" | "tag" | "account" | "region" | "chargeCategory" | "catalogService" | "system" | "owner";
             };
             header?: never;
             path?: never;
@@ -35,8 +41,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            /** @description The key's value; (none) for items without it */
+                            /** @description The key's value; (none) for items without it; by catalogService, system and owner, (unmatched) for spend that resolves to no catalog service */
                             key: string;
+                            /** @description By catalogService and system: its name in the catalog */
+                            name?: string | null;
                             /** @description Cents */
                             amount: number;
                             count: number;

@@ -17,6 +17,12 @@ export interface operations {
                 to?: string;
                 /** @description The currency counted; the configured one by default */
                 currency?: string;
+                /** @description Spend of this catalog service (id or name, any case), allocations applied */
+                catalogService?: string;
+                /** @description Spend of the services of this catalog system (id or name) */
+                system?: string;
+                /** @description Spend of the services of this catalog owner (name, any case) */
+                owner?: string;
                 interval?: "day" | "week" | "month";
             };
             header?: never;

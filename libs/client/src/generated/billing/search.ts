@@ -49,6 +49,12 @@ export interface operations {
                             dimensions: {
                                 [key: string]: unknown;
                             };
+                            /** @description The catalog service id it resolves to (owner rules, else its service as a catalog id or name); null: unmatched */
+                            catalogService: string | null;
+                            /** @description That service's system id */
+                            catalogSystem: string | null;
+                            /** @description That service's owner (a team's name) */
+                            catalogOwner: string | null;
                             /** @description Who made it: an email, or key:<name> for a team key; null: no one (admins only) */
                             createdBy: string | null;
                             /** @description The team whose members may change it too */

@@ -32,6 +32,13 @@ import type { operations as UpdateDomain } from './updateDomain.js';
 import type { operations as DeleteDomain } from './deleteDomain.js';
 import type { operations as ListTemplates } from './listTemplates.js';
 import type { operations as GetTemplate } from './getTemplate.js';
+import type { operations as GetServiceOverview } from './getServiceOverview.js';
+import type { operations as ListScorecards } from './listScorecards.js';
+import type { operations as CreateScorecard } from './createScorecard.js';
+import type { operations as GetScorecard } from './getScorecard.js';
+import type { operations as UpdateScorecard } from './updateScorecard.js';
+import type { operations as DeleteScorecard } from './deleteScorecard.js';
+import type { operations as ListScorecardResults } from './listScorecardResults.js';
 
 export type operations = Health &
   ListServices &
@@ -65,7 +72,14 @@ export type operations = Health &
   UpdateDomain &
   DeleteDomain &
   ListTemplates &
-  GetTemplate;
+  GetTemplate &
+  GetServiceOverview &
+  ListScorecards &
+  CreateScorecard &
+  GetScorecard &
+  UpdateScorecard &
+  DeleteScorecard &
+  ListScorecardResults;
 
 export const OPERATIONS = {
   health: ['GET', '/api/v1/catalog/healthz'],
@@ -101,6 +115,13 @@ export const OPERATIONS = {
   deleteDomain: ['DELETE', '/api/v1/catalog/domains/{idOrName}'],
   listTemplates: ['GET', '/api/v1/catalog/templates'],
   getTemplate: ['GET', '/api/v1/catalog/templates/{idOrName}'],
+  getServiceOverview: ['GET', '/api/v1/catalog/services/{idOrName}/overview'],
+  listScorecards: ['GET', '/api/v1/catalog/scorecards'],
+  createScorecard: ['POST', '/api/v1/catalog/scorecards'],
+  getScorecard: ['GET', '/api/v1/catalog/scorecards/{idOrName}'],
+  updateScorecard: ['PUT', '/api/v1/catalog/scorecards/{idOrName}'],
+  deleteScorecard: ['DELETE', '/api/v1/catalog/scorecards/{idOrName}'],
+  listScorecardResults: ['GET', '/api/v1/catalog/scorecards/{idOrName}/results'],
 } as const;
 
 /** Who may call each operation (its `x-access`): what the web UIs show or hide by. */
@@ -138,4 +159,11 @@ export const ACCESS = {
   deleteDomain: {"resource":"catalog.domain","action":"delete","rule":"owner","scope":"catalog:write"},
   listTemplates: {"resource":"catalog.template","action":"read","rule":"viewer","scope":"catalog:read"},
   getTemplate: {"resource":"catalog.template","action":"read","rule":"viewer","scope":"catalog:read"},
+  getServiceOverview: {"resource":"catalog.service","action":"read","rule":"viewer","scope":"catalog:read"},
+  listScorecards: {"resource":"catalog.scorecard","action":"read","rule":"viewer","scope":"catalog:read"},
+  createScorecard: {"resource":"catalog.scorecard","action":"create","rule":"admin","scope":"admin"},
+  getScorecard: {"resource":"catalog.scorecard","action":"read","rule":"viewer","scope":"catalog:read"},
+  updateScorecard: {"resource":"catalog.scorecard","action":"update","rule":"admin","scope":"admin"},
+  deleteScorecard: {"resource":"catalog.scorecard","action":"delete","rule":"admin","scope":"admin"},
+  listScorecardResults: {"resource":"catalog.scorecard","action":"read","rule":"viewer","scope":"catalog:read"},
 } as const;

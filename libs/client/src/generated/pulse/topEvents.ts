@@ -7,6 +7,10 @@ export interface operations {
                 from?: string;
                 /** @description Count events at or before: a date (YYYY-MM-DD) or an ISO 8601 timestamp */
                 to?: string;
+                /** @description Count only events with this property equal to `value` (both or neither); only `service` (it is indexed) */
+                property?: string;
+                /** @description The value of `property` counted (compared as text, exactly) */
+                value?: string;
                 /** @description How many names (1-1000, default 10) */
                 limit?: number;
             };
