@@ -119,7 +119,12 @@ export async function budgetWorld() {
      * exist: each attempt fails fast. The anomaly's id.
      */
     async stuckAlerts(count: number) {
-      const anomaly = { id: 'stuck0000001', scope: 'provider', key: 'stuck', day: dayBefore(1) };
+      const anomaly = {
+        id: 'stuck0000001',
+        scope: 'provider' as const,
+        key: 'stuck',
+        day: dayBefore(1),
+      };
       const figures = { expected: 100, actual: 900, size: 800, score: null, mad: 0 };
       await db()
         .insertInto('anomalies')

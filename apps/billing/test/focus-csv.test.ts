@@ -27,7 +27,7 @@ const oracle = (text: string) =>
       info: true,
       relax_column_count: true,
       relax_quotes: true,
-    }) as Array<{ record: string[]; info: { lines: number } }>
+    }) as unknown as Array<{ record: string[]; info: { lines: number } }>
   ).map(({ record, info }) => ({ cells: record, line: info.lines }));
 
 const value = fc

@@ -123,12 +123,15 @@ async function* wholeRows(
       bytes,
     );
     const cut = lastRowEnd(joined, format === 'csv') + 1;
-    if (cut > 0) yield new Blob([joined.subarray(0, cut)]);
+    if (cut > 0) yield new Blob([joined.subarray(0, cut)] as BlobParts);
     held = cut < joined.length ? [joined.slice(cut)] : [];
     bytes = joined.length - cut;
   }
-  if (bytes > 0) yield new Blob(held);
+  if (bytes > 0) yield new Blob(held as BlobParts);
 }
+
+/** What a Blob is made of (Node's and the DOM's typings of typed arrays differ). */
+type BlobParts = ConstructorParameters<typeof Blob>[0];
 
 function concat(parts: Uint8Array[], bytes: number): Uint8Array {
   if (parts.length === 1) return parts[0];
