@@ -1,4 +1,6 @@
-import { closeTestDatabases } from '@platform/testing';
-
-// Embedded databases left open would keep the test process alive after the last test.
-afterAll(closeTestDatabases);
+export {};
+// Embedded databases left open would keep the test process alive after the last test: closed
+// after each file that opened any (libs/testing's database module, when loaded, says how).
+afterAll(async () => {
+  await (globalThis as { __closeTestDatabases?: () => Promise<void> }).__closeTestDatabases?.();
+});

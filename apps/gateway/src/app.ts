@@ -3,6 +3,7 @@ import {
   acceptsAnyOrigin,
   authenticateRequests,
   authorizationOptions,
+  named,
   platformClient,
   buildServiceApp,
   createApp,
@@ -163,7 +164,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
     await Promise.all([...fallbacks.values()].map((f) => f.close()));
   });
 
-  await app.register(systemRoutes, {
+  await app.register(named(systemRoutes), {
     services,
     flags,
     proxies: config.proxies,
@@ -176,7 +177,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
 
   for (const service of services) {
     await app.register(
-      async (scope) => {
+      named(async (scope) => {
         // A disabled service answers exactly as an absent one.
         scope.addHook('onRequest', (_request, reply, done) => {
           if (flags.isEnabled(service.name)) return done();
@@ -184,7 +185,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
         });
         const fallback = fallbacks.get(service.name);
         if (fallback) {
-          await scope.register(proxyService, {
+          await scope.register(named(proxyService), {
             manifest: service,
             upstream: config.proxies[service.name],
             fallback,
@@ -198,7 +199,7 @@ export async function buildGateway(options: GatewayOptions): Promise<App> {
           // The gateway's hook has identified every request already.
           await scope.register(service.plugin, { ...mount(service), jobs: true, trusted: true });
         }
-      },
+      }),
       // The service registers its routes under its own prefixes (service.prefixes).
     );
   }

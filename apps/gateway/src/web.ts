@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { notFoundHandler, type App, type ServiceManifest } from '@platform/core';
+import { named, notFoundHandler, type App, type ServiceManifest } from '@platform/core';
 import type { FeatureFlags } from './features.js';
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -55,19 +55,21 @@ export async function registerWeb(
     index: 'index.html',
   });
   for (const service of services) {
-    await app.register(async (scope) => {
-      scope.addHook('onRequest', async (_request, reply) => {
-        if (flags.isEnabled(service.name)) return;
-        reply.callNotFound();
-        return reply;
-      });
-      await scope.register(fastifyStatic, {
-        root: service.webRoot,
-        prefix: `/${service.name}/`,
-        decorateReply: false,
-        wildcard: true,
-        index: 'index.html',
-      });
-    });
+    await app.register(
+      named(async (scope) => {
+        scope.addHook('onRequest', async (_request, reply) => {
+          if (flags.isEnabled(service.name)) return;
+          reply.callNotFound();
+          return reply;
+        });
+        await scope.register(fastifyStatic, {
+          root: service.webRoot,
+          prefix: `/${service.name}/`,
+          decorateReply: false,
+          wildcard: true,
+          index: 'index.html',
+        });
+      }),
+    );
   }
 }

@@ -25,3 +25,4 @@ export { onceFor } from './memo.js';
 export * from './audit/index.js';
 export * from './metrics.js';
 export * from './tracing.js';
+export { named } from './plugins.js';

@@ -8,9 +8,13 @@ const compile = SerializerSelector()({}, undefined) as (route: { schema: object 
 const serializers = new WeakMap<object, Serialize>();
 
 /**
- * Fastify's response serializer, compiled once per schema object whichever app and route use it:
- * every route answers its errors with the same envelope, and every gateway, fallback and test app
- * would compile the same schemas again.
+ * Fastify's response serializer, compiled once per schema object whichever app and route use it
+ * (every route answers its errors with the same envelope, and every gateway, fallback and test app
+ * would compile the same schemas again), and only when a response first needs it: compiling them
+ * all made most of a whole gateway's start-up.
  */
 export const serializerCompiler = (route: { schema: object }): Serialize =>
-  onceFor(serializers, route.schema, () => compile(route));
+  onceFor(serializers, route.schema, () => {
+    let compiled: Serialize | undefined;
+    return (data) => (compiled ??= compile(route))(data);
+  });

@@ -10,6 +10,7 @@ import {
   platformClient,
   remoteKeyResolver,
 } from './auth/index.js';
+import { named } from './plugins.js';
 import { declareNoQuery } from './validation.js';
 import { serviceUnavailable } from './errors.js';
 import { JobQueue, runPeriodically } from './jobs/index.js';
@@ -141,14 +142,14 @@ export function defineService<DB, Config = undefined, State = undefined>(
           return ok({ name, version, status: 'ok' as const });
         },
       );
-      for (const routes of definition.routes) await scope.register(routes, ctx);
+      for (const routes of definition.routes) await scope.register(named(routes), ctx);
     };
-    await scope.register(main, { prefix: `/api/v1/${name}` });
+    await scope.register(named(main, name), { prefix: `/api/v1/${name}` });
     for (const mount of definition.mounts ?? []) {
       await scope.register(
-        async (mounted) => {
-          for (const routes of mount.routes) await mounted.register(routes, ctx);
-        },
+        named(async (mounted) => {
+          for (const routes of mount.routes) await mounted.register(named(routes), ctx);
+        }, `${name} ${mount.prefix}`),
         { prefix: mount.prefix },
       );
     }
@@ -176,7 +177,7 @@ export function defineService<DB, Config = undefined, State = undefined>(
     config: definition.config ?? (() => undefined as Config),
     experimental: definition.experimental ?? false,
     hosts: definition.hosts,
-    plugin,
+    plugin: named(plugin, name),
     resolver:
       authenticate &&
       ((database, config) => authenticate(database.schema<DB>(name), database, config)),

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   authSettings,
   createApp,
+  named,
   onceFor,
   type App,
   type Env,
@@ -56,21 +57,23 @@ export async function servicesUnderTest(
   const app = createApp({ trustForwardedHost: true });
   try {
     for (const manifest of manifests)
-      await app.register(async (scope) => {
-        scope.addHook('onRequest', (_request, reply, done) => {
-          if (off.has(manifest.name)) return reply.callNotFound();
-          const delay = delays.get(manifest.name) ?? 0;
-          if (delay > 0) setTimeout(done, delay);
-          else done();
-        });
-        await scope.register(manifest.plugin, {
-          database,
-          config: manifest.config(env),
-          jobs: options.jobs ?? false,
-          auth: authSettings(env),
-          platform: { app: () => app },
-        });
-      });
+      await app.register(
+        named(async (scope) => {
+          scope.addHook('onRequest', (_request, reply, done) => {
+            if (off.has(manifest.name)) return reply.callNotFound();
+            const delay = delays.get(manifest.name) ?? 0;
+            if (delay > 0) setTimeout(done, delay);
+            else done();
+          });
+          await scope.register(manifest.plugin, {
+            database,
+            config: manifest.config(env),
+            jobs: options.jobs ?? false,
+            auth: authSettings(env),
+            platform: { app: () => app },
+          });
+        }),
+      );
     await app.ready();
   } catch (error) {
     await app.close();

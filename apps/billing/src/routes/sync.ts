@@ -2,6 +2,7 @@ import {
   ApiError,
   badRequest,
   creatorOf,
+  named,
   newId,
   ok,
   parseInstant,
@@ -71,62 +72,64 @@ export const syncRoutes: BillingRoutes = async (app, { db, config, state }) => {
   // byte, the rows are staged in batches (one in memory at a time), and 202 answers once all are
   // staged; the durable job then merges them. The text/csv parser hands the body over as a
   // stream, in this route's own scope only; other routes still take JSON only.
-  await app.register(async (uploads) => {
-    uploads.addContentTypeParser('text/csv', (_request, body, done) => done(null, body));
-    uploads.post(
-      '/sync/focus',
-      {
-        config: { access: UPLOAD, audit: true },
-        schema: {
-          operationId: 'uploadFocus',
-          summary: 'Sync costs from an uploaded FOCUS CSV',
-          description: `The body is the CSV itself (content-type text/csv, up to BILLING_FOCUS_MAX_BYTES bytes, 1 GiB by default), parsed as it arrives: GET /sync/jobs/:id shows rowsRead, rowsWritten and rowsSkipped while it uploads. Answers 202 with the sync job once every row is staged; the job then merges them into items and completes. The file is the truth for its window: items that earlier FOCUS imports made in from-to, for the providers this file has rows of (and the provider focus), and that this file no longer has are removed (itemsDeleted); items made by hand or by other adapters never are. An upload cut short, too large or not a FOCUS CSV fails its sync job and leaves no row behind.`,
-          querystring: UploadQuery,
-          response: responses({ 202: SyncJobSchema }),
+  await app.register(
+    named(async (uploads) => {
+      uploads.addContentTypeParser('text/csv', (_request, body, done) => done(null, body));
+      uploads.post(
+        '/sync/focus',
+        {
+          config: { access: UPLOAD, audit: true },
+          schema: {
+            operationId: 'uploadFocus',
+            summary: 'Sync costs from an uploaded FOCUS CSV',
+            description: `The body is the CSV itself (content-type text/csv, up to BILLING_FOCUS_MAX_BYTES bytes, 1 GiB by default), parsed as it arrives: GET /sync/jobs/:id shows rowsRead, rowsWritten and rowsSkipped while it uploads. Answers 202 with the sync job once every row is staged; the job then merges them into items and completes. The file is the truth for its window: items that earlier FOCUS imports made in from-to, for the providers this file has rows of (and the provider focus), and that this file no longer has are removed (itemsDeleted); items made by hand or by other adapters never are. An upload cut short, too large or not a FOCUS CSV fails its sync job and leaves no row behind.`,
+            querystring: UploadQuery,
+            response: responses({ 202: SyncJobSchema }),
+          },
         },
-      },
-      async (request, reply) => {
-        const type = request.headers['content-type'] ?? 'none';
-        if (!/^text\/csv\s*(;|$)/i.test(type))
-          throw new ApiError(
-            'UNSUPPORTED_MEDIA_TYPE',
-            `Unsupported content type: ${type}; send the FOCUS CSV as text/csv`,
-          );
-        const { from, to } = request.query as { from: string; to: string };
-        const createdBy = creatorOf(request.identity);
-        const payload = {
-          syncJobId: newId(12),
-          provider: 'focus',
-          ...rangeOf(from, to),
-          createdBy,
-        };
-        const window = { from: new Date(payload.from), to: new Date(payload.to) };
-        const staging: Staging = {
-          start: () => startSync({ ...payload, upload: true }, undefined),
-          stage: (body) =>
-            stageFocus(db, payload.syncJobId, body, { ...window, currency: config.currency }),
-          track: (staged) => track(payload.syncJobId, staged),
-          untrack: () => untrack(payload.syncJobId),
-          answered: new Promise((resolve) => {
-            reply.raw.once('finish', resolve).once('close', resolve);
-          }),
-          log: request.log,
-        };
-        const row = await receiveUpload(
-          db,
-          request.raw,
-          payload.syncJobId,
-          config.focusMaxBytes,
-          staging,
-        ).catch((error: unknown) => {
-          // Answered before the whole body arrived (413, 400): the connection ends with it.
-          if (!request.raw.complete) reply.header('connection', 'close');
-          throw error;
-        });
-        return reply.code(202).send(ok(toSyncJob(row)));
-      },
-    );
-  });
+        async (request, reply) => {
+          const type = request.headers['content-type'] ?? 'none';
+          if (!/^text\/csv\s*(;|$)/i.test(type))
+            throw new ApiError(
+              'UNSUPPORTED_MEDIA_TYPE',
+              `Unsupported content type: ${type}; send the FOCUS CSV as text/csv`,
+            );
+          const { from, to } = request.query as { from: string; to: string };
+          const createdBy = creatorOf(request.identity);
+          const payload = {
+            syncJobId: newId(12),
+            provider: 'focus',
+            ...rangeOf(from, to),
+            createdBy,
+          };
+          const window = { from: new Date(payload.from), to: new Date(payload.to) };
+          const staging: Staging = {
+            start: () => startSync({ ...payload, upload: true }, undefined),
+            stage: (body) =>
+              stageFocus(db, payload.syncJobId, body, { ...window, currency: config.currency }),
+            track: (staged) => track(payload.syncJobId, staged),
+            untrack: () => untrack(payload.syncJobId),
+            answered: new Promise((resolve) => {
+              reply.raw.once('finish', resolve).once('close', resolve);
+            }),
+            log: request.log,
+          };
+          const row = await receiveUpload(
+            db,
+            request.raw,
+            payload.syncJobId,
+            config.focusMaxBytes,
+            staging,
+          ).catch((error: unknown) => {
+            // Answered before the whole body arrived (413, 400): the connection ends with it.
+            if (!request.raw.complete) reply.header('connection', 'close');
+            throw error;
+          });
+          return reply.code(202).send(ok(toSyncJob(row)));
+        },
+      );
+    }),
+  );
 
   app.get(
     '/sync/adapters',

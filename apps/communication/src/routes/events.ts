@@ -3,6 +3,7 @@ import {
   ApiError,
   badRequest,
   dataValidator,
+  named,
   notFound,
   ok,
   responses,
@@ -63,60 +64,62 @@ export const eventRoutes: CommunicationRoutes = async (app, { db, config }) => {
       throw new ApiError('UNAUTHORIZED', 'X-Platform-Signature does not match the body');
   }
 
-  await app.register(async (scope) => {
-    // The raw bytes are what the provider signed: JSON is parsed once they are verified.
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: 65_536 },
-      (_r, body, done) => done(null, body),
-    );
-    scope.post(
-      '/provider-events',
-      {
-        config: { access: RECEIVE },
-        schema: {
-          operationId: 'receiveProviderEvent',
-          summary: 'A mail provider reports a bounce, a complaint or a delivery',
-          description:
-            'JSON `{ type: bounce|complaint|delivered, deliveryId | messageId, address, hard? }`, signed: `X-Platform-Timestamp` (Unix seconds, within 5 minutes) and `X-Platform-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" with COMMUNICATION_EVENTS_SECRET>` (401 otherwise). A bounce marks the delivery `bounced`, a complaint `complained`; a hard bounce or a complaint suppresses the address: sends to it are refused until an admin removes it (DELETE /suppressions/:address). 404 when a delivery named is not found; 409 `NOT_CONFIGURED` while COMMUNICATION_EVENTS_SECRET is not set.',
-          headers: Type.Object({
-            'x-platform-timestamp': Type.Optional(Type.String()),
-            'x-platform-signature': Type.Optional(Type.String()),
-          }),
-          response: responses({ 200: ProviderEventResultSchema }),
+  await app.register(
+    named(async (scope) => {
+      // The raw bytes are what the provider signed: JSON is parsed once they are verified.
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser(
+        'application/json',
+        { parseAs: 'buffer', bodyLimit: 65_536 },
+        (_r, body, done) => done(null, body),
+      );
+      scope.post(
+        '/provider-events',
+        {
+          config: { access: RECEIVE },
+          schema: {
+            operationId: 'receiveProviderEvent',
+            summary: 'A mail provider reports a bounce, a complaint or a delivery',
+            description:
+              'JSON `{ type: bounce|complaint|delivered, deliveryId | messageId, address, hard? }`, signed: `X-Platform-Timestamp` (Unix seconds, within 5 minutes) and `X-Platform-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" with COMMUNICATION_EVENTS_SECRET>` (401 otherwise). A bounce marks the delivery `bounced`, a complaint `complained`; a hard bounce or a complaint suppresses the address: sends to it are refused until an admin removes it (DELETE /suppressions/:address). 404 when a delivery named is not found; 409 `NOT_CONFIGURED` while COMMUNICATION_EVENTS_SECRET is not set.',
+            headers: Type.Object({
+              'x-platform-timestamp': Type.Optional(Type.String()),
+              'x-platform-signature': Type.Optional(Type.String()),
+            }),
+            response: responses({ 200: ProviderEventResultSchema }),
+          },
         },
-      },
-      async (request) => {
-        const raw = request.body as Buffer;
-        verify(
-          raw,
-          request.headers['x-platform-timestamp'],
-          request.headers['x-platform-signature'],
-        );
-        let event: ProviderEvent;
-        try {
-          event = JSON.parse(raw.toString('utf8'));
-        } catch {
-          throw badRequest('The body is not JSON');
-        }
-        const problem = validate(event);
-        if (problem) throw badRequest(problem.replace(/^body /, ''));
-        const named = event.deliveryId !== undefined || event.messageId !== undefined;
-        const delivery = await deliveryByReference(db, event);
-        if (named && !delivery) throw notFound('Delivery', event.deliveryId ?? event.messageId!);
-        const suppressing = await recordReport(db, delivery?.id ?? null, event);
-        const after = delivery
-          ? await deliveryByReference(db, { deliveryId: delivery.id })
-          : undefined;
-        return ok({
-          deliveryId: delivery?.id ?? null,
-          status: after?.status ?? null,
-          suppressed: suppressing,
-        });
-      },
-    );
-  });
+        async (request) => {
+          const raw = request.body as Buffer;
+          verify(
+            raw,
+            request.headers['x-platform-timestamp'],
+            request.headers['x-platform-signature'],
+          );
+          let event: ProviderEvent;
+          try {
+            event = JSON.parse(raw.toString('utf8'));
+          } catch {
+            throw badRequest('The body is not JSON');
+          }
+          const problem = validate(event);
+          if (problem) throw badRequest(problem.replace(/^body /, ''));
+          const named = event.deliveryId !== undefined || event.messageId !== undefined;
+          const delivery = await deliveryByReference(db, event);
+          if (named && !delivery) throw notFound('Delivery', event.deliveryId ?? event.messageId!);
+          const suppressing = await recordReport(db, delivery?.id ?? null, event);
+          const after = delivery
+            ? await deliveryByReference(db, { deliveryId: delivery.id })
+            : undefined;
+          return ok({
+            deliveryId: delivery?.id ?? null,
+            status: after?.status ?? null,
+            suppressed: suppressing,
+          });
+        },
+      );
+    }),
+  );
 
   app.get(
     '/suppressions',

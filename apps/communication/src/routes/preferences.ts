@@ -2,6 +2,7 @@ import {
   ApiError,
   badRequest,
   ErrorEnvelopeSchema,
+  named,
   ok,
   responses,
   Type,
@@ -125,38 +126,40 @@ export const preferenceRoutes: CommunicationRoutes = async (app, { db, config, a
     },
   );
 
-  await app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 4096 },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-    );
-    scope.post(
-      '/unsubscribe',
-      {
-        config: { access: LINK },
-        schema: {
-          operationId: 'unsubscribe',
-          summary: 'One-click unsubscribe (RFC 8058)',
-          description:
-            "What a mail's `List-Unsubscribe` link answers to a POST of `List-Unsubscribe=One-Click` (form-encoded, as mail clients send it; the page's button sends the same): the token's category is turned off for its recipient on its channel. The token (signed, it never expires) is the authorisation. A required category is a 400.",
-          querystring: UnsubscribeQuery,
-          body: Type.Optional(UnsubscribeBody),
-          response: responses({ 200: UnsubscribedSchema }),
+  await app.register(
+    named(async (scope) => {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 4096 },
+        (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      );
+      scope.post(
+        '/unsubscribe',
+        {
+          config: { access: LINK },
+          schema: {
+            operationId: 'unsubscribe',
+            summary: 'One-click unsubscribe (RFC 8058)',
+            description:
+              "What a mail's `List-Unsubscribe` link answers to a POST of `List-Unsubscribe=One-Click` (form-encoded, as mail clients send it; the page's button sends the same): the token's category is turned off for its recipient on its channel. The token (signed, it never expires) is the authorisation. A required category is a 400.",
+            querystring: UnsubscribeQuery,
+            body: Type.Optional(UnsubscribeBody),
+            response: responses({ 200: UnsubscribedSchema }),
+          },
         },
-      },
-      async (request) => {
-        const what = tokenOf((request.query as { token: string }).token);
-        if (config.requiredCategories.includes(what.category))
-          throw new ApiError(
-            'BAD_REQUEST',
-            `category ${what.category} is required: it cannot be turned off`,
-          );
-        await setPreferences(db, what.recipient, [
-          { category: what.category, channel: what.channel.toLowerCase(), enabled: false },
-        ]);
-        return ok({ ...what, recipient: what.recipient.toLowerCase(), enabled: false });
-      },
-    );
-  });
+        async (request) => {
+          const what = tokenOf((request.query as { token: string }).token);
+          if (config.requiredCategories.includes(what.category))
+            throw new ApiError(
+              'BAD_REQUEST',
+              `category ${what.category} is required: it cannot be turned off`,
+            );
+          await setPreferences(db, what.recipient, [
+            { category: what.category, channel: what.channel.toLowerCase(), enabled: false },
+          ]);
+          return ok({ ...what, recipient: what.recipient.toLowerCase(), enabled: false });
+        },
+      );
+    }),
+  );
 };

@@ -1,3 +1,4 @@
+import { named } from '@platform/core';
 import { prepare } from '../domain/calls.js';
 import {
   ANTHROPIC_TAG as TAG,
@@ -35,7 +36,7 @@ const answers = <T>(ok: T) => ({
  */
 export const anthropicRoutes: InferenceRoutes = async (app, ctx) => {
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       speakErrors(scope, 'anthropic', { notFound: true });
       scope.post(
         '/messages',
@@ -101,7 +102,7 @@ export const anthropicRoutes: InferenceRoutes = async (app, ctx) => {
           };
         },
       );
-    },
+    }),
     { prefix: '/anthropic/v1' },
   );
 };

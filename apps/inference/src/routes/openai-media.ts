@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { embedMany, generateImage, transcribe } from 'ai';
-import { badRequest, type Static } from '@platform/core';
+import { badRequest, named, type Static } from '@platform/core';
 import { withRetries } from '../domain/call.js';
 import { failBeforeOutput, prepare, startCall } from '../domain/calls.js';
 import { COMPAT_INVOKE, OPENAI_TAG, refuseUnknown } from '../domain/compat/access.js';
@@ -27,7 +27,7 @@ const base64Of = (values: number[]) =>
 /** OpenAI's embeddings, image generation and transcription under `/openai/v1`. */
 export const openAIMediaRoutes: InferenceRoutes = async (app, { config, state }) => {
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       speakErrors(scope, 'openai');
       const maxBytes = config.transcribeMaxBytes;
       await scope.register(multipart, {
@@ -224,7 +224,7 @@ export const openAIMediaRoutes: InferenceRoutes = async (app, { config, state })
           }
         },
       );
-    },
+    }),
     { prefix: '/openai/v1' },
   );
 };

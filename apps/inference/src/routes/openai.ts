@@ -1,3 +1,4 @@
+import { named } from '@platform/core';
 import { compatChat } from '../domain/compat/chat.js';
 import { speakErrors } from '../domain/compat/errors.js';
 import {
@@ -35,7 +36,7 @@ const openAIResponses = <T>(ok: T) => ({
  */
 export const openAIRoutes: InferenceRoutes = async (app, ctx) => {
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       speakErrors(scope, 'openai', { notFound: true });
       scope.post(
         '/chat/completions',
@@ -125,7 +126,7 @@ export const openAIRoutes: InferenceRoutes = async (app, ctx) => {
           return { object: 'list' as const, data: [...seen.values()] };
         },
       );
-    },
+    }),
     { prefix: '/openai/v1' },
   );
 };

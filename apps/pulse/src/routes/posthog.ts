@@ -1,4 +1,4 @@
-import { newId, type Access } from '@platform/core';
+import { named, newId, type Access } from '@platform/core';
 import type { FastifyRequest, RouteHandlerMethod, RouteShorthandOptions } from 'fastify';
 import { decodeBody, MAX_SENT_BYTES } from '../domain/ingest-body.js';
 import { answerErrorsAs } from '../domain/ingest-errors.js';
@@ -69,7 +69,7 @@ const codingOf = (request: FastifyRequest) => {
  */
 export const postHogRoutes: PulseRoutes = async (app, { db, state }) => {
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       answerErrorsAs(scope, 'posthog');
       // PostHog's paths end in a slash, which the API's style does not allow: each is documented
       // without it, and answered with it too (hidden: the same operation), as the libraries call.
@@ -176,7 +176,7 @@ export const postHogRoutes: PulseRoutes = async (app, { db, state }) => {
           siteApps: [],
         }),
       );
-    },
+    }),
     { prefix: '/posthog' },
   );
 };

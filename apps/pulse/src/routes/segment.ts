@@ -1,4 +1,4 @@
-import type { Access } from '@platform/core';
+import { named, type Access } from '@platform/core';
 import { MAX_SENT_BYTES } from '../domain/ingest-body.js';
 import { answerErrorsAs } from '../domain/ingest-errors.js';
 import { ingest } from '../domain/ingest.js';
@@ -56,7 +56,7 @@ const SUMMARIES: Record<(typeof SEGMENT_TYPES)[number], string> = {
  */
 export const segmentRoutes: PulseRoutes = async (app, { db, state }) => {
   await app.register(
-    async (scope) => {
+    named(async (scope) => {
       answerErrorsAs(scope, 'segment');
       // JSON as analytics-node sends it; text/plain JSON as the browser library does; gzip.
       scope.removeAllContentTypeParsers();
@@ -111,7 +111,7 @@ export const segmentRoutes: PulseRoutes = async (app, { db, state }) => {
             return { success: true as const };
           },
         );
-    },
+    }),
     { prefix: '/segment/v1' },
   );
 };

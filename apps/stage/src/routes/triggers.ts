@@ -1,5 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError, badRequest, notFound, ok, responses, Type, type Access } from '@platform/core';
+import {
+  ApiError,
+  badRequest,
+  named,
+  notFound,
+  ok,
+  responses,
+  Type,
+  type Access,
+} from '@platform/core';
 import { appOwner } from '../domain/access.js';
 import { originsFor } from '../domain/origins.js';
 import type { StageRoutes } from '../domain/state.js';
@@ -75,54 +84,56 @@ export const triggerRoutes: StageRoutes = async (app, ctx) => {
     },
   );
 
-  await app.register(async (scope) => {
-    // The raw bytes are what the sender signed: JSON is parsed once they are verified.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_HOOK_BODY }, (_r, body, done) => done(null, body)); // prettier-ignore
-    scope.post(
-      '/hooks/:token',
-      {
-        config: { access: HOOK },
-        schema: {
-          operationId: 'receiveWorkflowWebhook',
-          summary: 'Start a workflow from its webhook trigger',
-          description:
-            'The URL GET .../workflows lists for a workflow with a `{ "webhook": {} }` trigger. Signed: `X-Platform-Timestamp` (Unix seconds, within 5 minutes) and `X-Platform-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" with the secret>` (401 otherwise). A JSON object body is the run\'s `input` (another body: `{ body }` as text). 202 with the run id; the run acts as the app.',
-          params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) }),
-          headers: Type.Object({
-            'x-platform-timestamp': Type.Optional(Type.String()),
-            'x-platform-signature': Type.Optional(Type.String()),
-          }),
-          response: responses({ 202: RunAcceptedSchema }),
+  await app.register(
+    named(async (scope) => {
+      // The raw bytes are what the sender signed: JSON is parsed once they are verified.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_HOOK_BODY }, (_r, body, done) => done(null, body)); // prettier-ignore
+      scope.post(
+        '/hooks/:token',
+        {
+          config: { access: HOOK },
+          schema: {
+            operationId: 'receiveWorkflowWebhook',
+            summary: 'Start a workflow from its webhook trigger',
+            description:
+              'The URL GET .../workflows lists for a workflow with a `{ "webhook": {} }` trigger. Signed: `X-Platform-Timestamp` (Unix seconds, within 5 minutes) and `X-Platform-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" with the secret>` (401 otherwise). A JSON object body is the run\'s `input` (another body: `{ body }` as text). 202 with the run id; the run acts as the app.',
+            params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) }),
+            headers: Type.Object({
+              'x-platform-timestamp': Type.Optional(Type.String()),
+              'x-platform-signature': Type.Optional(Type.String()),
+            }),
+            response: responses({ 202: RunAcceptedSchema }),
+          },
         },
-      },
-      async (request, reply) => {
-        const { token } = request.params as { token: string };
-        const headers = request.headers as Record<string, unknown>;
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        // No run unless the signature is good: 401 before anything else is read or started.
-        const hook = await verifyDelivery(ctx, token, raw, headers);
-        const found = await findAppBySid(db, hook.app_sid);
-        if (!found) throw notFound('App', hook.app_sid);
-        let input: Record<string, unknown>;
-        const text = raw.toString('utf8');
-        try {
-          const parsed = JSON.parse(text) as unknown;
-          input = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { body: parsed }; // prettier-ignore
-        } catch {
-          input = { body: text };
-        }
-        const run = await startTriggered(
-          ctx,
-          ctx.state.workflows,
-          found,
-          hook.workflow,
-          'webhook',
-          input,
-        );
-        reply.header('x-workflow-run', run.id);
-        return reply.code(202).send(ok({ runId: run.id, status: run.state }));
-      },
-    );
-  });
+        async (request, reply) => {
+          const { token } = request.params as { token: string };
+          const headers = request.headers as Record<string, unknown>;
+          const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+          // No run unless the signature is good: 401 before anything else is read or started.
+          const hook = await verifyDelivery(ctx, token, raw, headers);
+          const found = await findAppBySid(db, hook.app_sid);
+          if (!found) throw notFound('App', hook.app_sid);
+          let input: Record<string, unknown>;
+          const text = raw.toString('utf8');
+          try {
+            const parsed = JSON.parse(text) as unknown;
+            input = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { body: parsed }; // prettier-ignore
+          } catch {
+            input = { body: text };
+          }
+          const run = await startTriggered(
+            ctx,
+            ctx.state.workflows,
+            found,
+            hook.workflow,
+            'webhook',
+            input,
+          );
+          reply.header('x-workflow-run', run.id);
+          return reply.code(202).send(ok({ runId: run.id, status: run.state }));
+        },
+      );
+    }),
+  );
 };
