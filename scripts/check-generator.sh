@@ -35,7 +35,14 @@ cd "$work"
 # CHECK_GENERATOR_CLEAN=1 installs from the lock file instead, as a new clone would.
 if [ -d "$repo/node_modules" ] && [ -z "${CHECK_GENERATOR_CLEAN:-}" ]; then
   step "node_modules and build outputs copied from $repo"
-  cp -a "$repo/node_modules" node_modules
+  # Hard links where the copy is on the same file system (2 s where copying 1.2 GB took 29):
+  # what the generator's `npm install` adds (its workspace's link) is a new entry of the copy's
+  # own directories; the one file npm rewrites in place, its record of the tree, is copied.
+  if cp -al "$repo/node_modules" node_modules 2>/dev/null; then
+    cp --remove-destination "$repo/node_modules/.package-lock.json" node_modules/
+  else
+    rm -rf node_modules && cp -a "$repo/node_modules" node_modules
+  fi
   (cd "$repo" && find apps libs -mindepth 2 -maxdepth 2 -name dist -print0 |
     tar --null -T - -cf -) | tar -xf -
 else
