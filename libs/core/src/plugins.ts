@@ -8,6 +8,13 @@ const DISPLAY_NAME = Symbol.for('fastify.display-name');
  */
 export function named<P extends object>(plugin: P, name?: string): P {
   const holder = plugin as P & { [DISPLAY_NAME]?: string; name?: string };
-  holder[DISPLAY_NAME] ??= name ?? (holder.name || 'anonymous');
+  // Unnamed (an inline scope): the start of its source, as Fastify itself names such a plugin.
+  holder[DISPLAY_NAME] ??=
+    name ??
+    (holder.name ||
+      String(plugin)
+        .split('\n', 2)
+        .map((line) => line.trim())
+        .join(' -- '));
   return plugin;
 }

@@ -11,7 +11,8 @@ const serializers = new WeakMap<object, Serialize>();
  * Fastify's response serializer, compiled once per schema object whichever app and route use it
  * (every route answers its errors with the same envelope, and every gateway, fallback and test app
  * would compile the same schemas again), and only when a response first needs it: compiling them
- * all made most of a whole gateway's start-up.
+ * all made most of a whole gateway's start-up. A schema that cannot be compiled fails the responses
+ * that need it (a 500) instead of the start.
  */
 export const serializerCompiler = (route: { schema: object }): Serialize =>
   onceFor(serializers, route.schema, () => {

@@ -149,8 +149,9 @@ export function declareNoQuery(schema: { hide?: boolean; querystring?: unknown }
  * when a request first needs one: compiling every route's schemas was most of the time an app with
  * every service took to get ready (a whole gateway: 1.5 s of its 3.4 s), and every fallback and
  * test app compiled the same schemas again (`closed` copies them, so Ajv's own cache never hit).
- * A schema Ajv cannot compile fails its route's first request (a 500); every route's schemas are
- * compiled by the API description's checks and the sweeps in CI.
+ * A schema Ajv cannot compile now fails its route's requests (a 500) instead of the start: the
+ * sweep (every documented operation, on both engines in CI) compiles the parameters', queries' and
+ * bodies' validators of every route.
  */
 const validators = {
   body: new WeakMap<object, ValidateFunction>(),
@@ -177,15 +178,20 @@ export function validatorCompiler({
   );
 }
 
-/** A validator that compiles on its first call; its `errors` are the compiled one's (Fastify reads them). */
+/**
+ * A validator that compiles on its first call. Fastify reads its `errors`, and hands it the
+ * request as the root's parent (so that Ajv may replace a root value) only when it has a
+ * `schemaEnv`, as Ajv's own have: both are the compiled one's.
+ */
 function onFirstCall(compile: () => ValidateFunction): ValidateFunction {
   let compiled: ValidateFunction | undefined;
-  const validate = ((data: unknown) => {
-    compiled ??= compile();
-    const valid = compiled(data);
-    validate.errors = compiled.errors;
+  const compiledOnce = () => (compiled ??= compile());
+  const validate = ((data: unknown, cxt?: Parameters<ValidateFunction>[1]) => {
+    const valid = compiledOnce()(data, cxt);
+    validate.errors = compiledOnce().errors;
     return valid;
   }) as ValidateFunction;
+  Object.defineProperty(validate, 'schemaEnv', { get: () => compiledOnce().schemaEnv });
   return validate;
 }
 
