@@ -78,18 +78,20 @@ export function TemplatePage() {
   const may = useMayForApp(appId);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const template = useQuery({
-    queryKey: ['templates', appId, 'get', name],
-    queryFn: () => api.communication.getTemplate({ path: { appId, idOrName: name } }),
-  });
   const remove = useMutation({
     mutationFn: () => api.communication.deleteTemplate({ path: { appId, idOrName: name } }),
     onSuccess: async () => {
-      // Away first: the deleted template's own query is then no longer active, and not read again.
-      await navigate(templatePath(appId));
       queryClient.removeQueries({ queryKey: ['templates', appId, 'get'] });
+      await navigate(templatePath(appId));
       await queryClient.invalidateQueries({ queryKey: ['templates', appId] });
     },
+  });
+  // Not fetched again once it is being deleted (as libs/ui's detail pages): until the page is
+  // gone, the list's invalidation would read it again and get a 404.
+  const template = useQuery({
+    queryKey: ['templates', appId, 'get', name],
+    queryFn: () => api.communication.getTemplate({ path: { appId, idOrName: name } }),
+    enabled: !(remove.isPending || remove.isSuccess),
   });
   const back = <Link to={templatePath(appId)}>Templates of {appId}</Link>;
   if (template.isPending) return <Loading />;
