@@ -95,8 +95,8 @@ beforeAll(async () => {
     LEDGER_RETENTION_INTERVAL_MS: '0',
     // Live streams (logs, the inbox) end after this (their end event): the sweep reads every GET
     // to its end.
-    STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '1000',
-    COMMUNICATION_INBOX_STREAM_MAX_MS: '1000',
+    STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '100',
+    COMMUNICATION_INBOX_STREAM_MAX_MS: '100',
   });
   // Admins make the platform's configuration, and the team records (their members list is theirs).
   const byRule = (method: string, url: string) =>

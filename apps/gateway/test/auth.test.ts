@@ -68,8 +68,8 @@ beforeAll(async () => {
       PULSE_PROXY_URL: pulseUrl,
       GIT_WEBHOOK_SECRET: 'auth-test',
       // Live streams end after this (their end event): each GET is read to its end.
-      STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '1000',
-      COMMUNICATION_INBOX_STREAM_MAX_MS: '1000',
+      STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '100',
+      COMMUNICATION_INBOX_STREAM_MAX_MS: '100',
     },
     { logStream: stream },
   );

@@ -47,8 +47,8 @@ beforeAll(async () => {
     GIT_WEBHOOK_SECRET: 'sweep',
     // Live streams (logs, the inbox) end after this (their end event): the sweep reads every GET
     // to its end.
-    STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '1000',
-    COMMUNICATION_INBOX_STREAM_MAX_MS: '1000',
+    STAGE_BACKEND_LOG_FOLLOW_MAX_MS: '100',
+    COMMUNICATION_INBOX_STREAM_MAX_MS: '100',
   });
   base = await listen(gw.app);
   ids = await seedSweep(gw, operations);

@@ -54,7 +54,7 @@ const VARIABLES = declareVariables({
   }),
   STAGE_BACKEND_LOG_FOLLOW_MAX_MS: Var.int({
     default: 900_000,
-    min: 1000,
+    min: 100,
     max: 86_400_000,
     unit: 'ms',
     description:
