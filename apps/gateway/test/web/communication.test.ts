@@ -174,7 +174,8 @@ describe('the communication web UI', () => {
     await page.getByRole('heading', { name: 'Edit receipt' }).waitFor();
     await page.getByLabel('Category').fill('receipts');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'receipt' }).waitFor();
+    // Exactly: "Edit receipt", the form's own heading, holds the name too.
+    await page.getByRole('heading', { name: 'receipt', exact: true }).waitFor();
     expect(
       await web.client.communication.getTemplate({ path: { appId: 'shop', idOrName: 'receipt' } }),
     ).toMatchObject({ version: 2, category: 'receipts', sampleData: { order: 7, name: 'Ada' } });

@@ -191,7 +191,7 @@ describe('inference providers and models', () => {
     await page.getByRole('textbox', { name: 'Default model' }).fill('gpt-4.1');
     await expectCleanPage(webPage, 'inference-provider-edit');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'OpenAI main' }).waitFor();
+    await page.getByRole('heading', { name: 'OpenAI main', exact: true }).waitFor();
     await page.getByText('gpt-4.1', { exact: true }).waitFor();
     const saved = await web.client.inference.getProvider({ path: { idOrName: 'OpenAI main' } });
     expect(saved).toMatchObject({
