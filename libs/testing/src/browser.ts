@@ -103,9 +103,12 @@ export interface AxeViolation {
  * and axe's best practices), each with the elements it found, for a readable failure.
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Evaluated (not a <script>): the platform's Content-Security-Policy rightly refuses inline ones.
-  await page.evaluate(axeSource);
+  // Once per document: a page the app navigated itself still has it (550 KB to parse each time).
+  if (!(await page.evaluate(() => 'axe' in globalThis))) {
+    axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    await page.evaluate(axeSource);
+  }
   const violations = await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } })
       .axe;
